@@ -1,0 +1,5 @@
+import sys
+
+from numbridge.cli import main
+
+sys.exit(main())

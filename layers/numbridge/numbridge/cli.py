@@ -1,0 +1,32 @@
+"""The ``numbridge`` command: ``puzzle``, ``serve`` and ``token`` subcommands.
+
+Each subcommand module exposes ``register(subparsers)`` and sets ``func`` on its
+parser; heavy imports (python-sat, moto) happen inside the command, not here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from numbridge.local import cli as local_cli
+    from numbridge.puzzles import cli as puzzle_cli
+
+    parser = argparse.ArgumentParser(prog="numbridge", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    puzzle_cli.register(sub)
+    local_cli.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
