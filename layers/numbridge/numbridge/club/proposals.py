@@ -1,0 +1,80 @@
+"""What a game proposal chooses (RULES.md §8), and who sits where.
+
+:class:`ProposalChoices` is the shape of the choices only — types and allowed
+values. Whether they fit a room (clue range, block kinds, highlighting, the
+variant) is :meth:`numbridge.club.rooms.Room.game_options`, which raises
+:class:`ProposalRejected`.
+
+Error mapping for callers: a ``pydantic.ValidationError`` from
+``ProposalChoices.model_validate`` is a *malformed* frame; a
+:class:`ProposalRejected` is *illegal* (well-formed, outside the room's
+limits). Both subclass ``ValueError``: catch ``ProposalRejected`` first.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
+
+Variant = Literal["bridge", "blitz", "domains"]
+BlockKind = Literal["regular", "irregular"]
+Seat = Literal["blue", "red"]
+Colour = Literal["blue", "red", "random"]
+
+VARIANTS: Final[tuple[Variant, ...]] = get_args(Variant)
+BLOCK_KINDS: Final[tuple[BlockKind, ...]] = get_args(BlockKind)
+SEATS: Final[tuple[Seat, ...]] = get_args(Seat)
+
+
+class ProposalRejected(ValueError):
+    """A well-formed proposal (or acceptance) that the room or the club refuses.
+
+    ``code`` is the protocol error code the service answers with.
+    """
+
+    code: Final = "illegal"
+
+
+class ProposalChoices(BaseModel):
+    """The choices of a ``propose`` frame (RULES.md §8), room limits not yet applied.
+
+    - ``blocks``: regular or irregular (default regular);
+    - ``clues``: cells open at the deal; ``None`` = the room's default;
+    - ``highlighting``: candidate highlighting; ``None`` = on if the room allows it;
+    - ``rated``: default true;
+    - ``colour``: the proposer's seat: blue (moves first), red or random (default);
+    - ``variant``: required only in a room that offers several.
+
+    Strict types (``"30"`` is not a clue count, ``1`` is not a boolean) and no
+    unknown fields (``"color"`` is a mistake, not a silent default).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    blocks: BlockKind = "regular"
+    clues: StrictInt | None = None
+    highlighting: StrictBool | None = None
+    rated: StrictBool = True
+    colour: Colour = "random"
+    variant: Variant | None = None
+
+
+def seat_players(
+    proposer: str, acceptor: str, colour: Colour, rng: random.Random
+) -> dict[Seat, str]:
+    """Seat the two players: ``colour`` is the proposer's choice (blue moves first).
+
+    ``random`` draws one value from ``rng`` (inject a seeded one in tests).
+    Refuses a player accepting their own proposal.
+    """
+    if proposer == acceptor:
+        raise ProposalRejected("you cannot accept your own proposal")
+    if colour == "random":
+        colour = rng.choice(SEATS)
+    if colour == "blue":
+        return {"blue": proposer, "red": acceptor}
+    if colour == "red":
+        return {"blue": acceptor, "red": proposer}
+    raise ProposalRejected(f"colour must be blue, red or random, not {colour!r}")
