@@ -31,7 +31,9 @@ def check_player_name(name: str) -> str:
     return name
 
 
-def issue_token(name: str, secret: str, ttl_s: int = DEFAULT_TTL_S, now: float | None = None) -> str:
+def issue_token(
+    name: str, secret: str, ttl_s: int = DEFAULT_TTL_S, now: float | None = None
+) -> str:
     issued = int(time.time() if now is None else now)
     claims = {"sub": check_player_name(name), "iss": ISSUER, "iat": issued, "exp": issued + ttl_s}
     return jwt.encode(claims, secret, algorithm=ALGORITHM)

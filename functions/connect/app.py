@@ -1,0 +1,5 @@
+"""Lambda entry point: see numbridge.service.handlers."""
+
+from numbridge.service.handlers import connect as lambda_handler
+
+__all__ = ["lambda_handler"]

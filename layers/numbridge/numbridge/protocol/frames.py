@@ -1,0 +1,229 @@
+"""Server → client frames, as pydantic models.
+
+The service builds frames with these models (``frame(...)`` dumps them to the
+JSON-able dict that is posted), tests validate every posted frame against
+``ServerFrame``, and ``numbridge.protocol.asyncapi`` documents them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from numbridge.protocol.errors import ErrorCode
+
+Seat = Literal["blue", "red"]
+CellOut = tuple[int, int]
+
+
+class Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Ack(Frame):
+    type: Literal["ack"] = "ack"
+    id: str
+
+
+class Error(Frame):
+    type: Literal["error"] = "error"
+    id: str | None = Field(description="the request's id; null if the frame had none")
+    code: ErrorCode
+    message: str
+
+
+class PlayerInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    hand_size: int
+    mistakes: int
+    clock_ms: int | None
+
+
+class GameOptionsOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    blocks: Literal["regular", "irregular"]
+    clues: int
+    take_price: int
+    move_ms: int
+    game_ms: int | None
+    highlighting: bool
+    rated: bool
+
+
+class View(BaseModel):
+    """What one player (or a spectator, without ``you``/``hand``) may know."""
+
+    model_config = ConfigDict(extra="allow")
+    game: str
+    v: int
+    room: str
+    variant: Literal["bridge", "blitz", "domains"]
+    size: Literal[6, 9]
+    blocks: str
+    digits: str
+    owners: str
+    clues: str
+    you: Seat | None = None
+    players: dict[Seat, PlayerInfo]
+    hand: list[int] | None = None
+    bag: int
+    turn: Seat | None
+    moves_left_in_pair: int | None = None
+    now_ms: int
+    deadline_ms: int | None
+    status: Literal["playing", "adjourned", "finished"]
+    result: dict[str, Any] | None
+    block_table: dict[str, int] | None = None
+    swap_available: bool | None = None
+    offers: dict[str, Seat | None]
+    options: GameOptionsOut
+
+
+class State(Frame):
+    type: Literal["state"] = "state"
+    id: str | None = Field(None, description="present when answering a sync")
+    game: str
+    v: int
+    view: View
+
+
+class Hidden(Frame):
+    type: Literal["hidden"] = "hidden"
+    game: str
+    v: int
+
+
+class GameEvent(BaseModel):
+    """A game event; its other fields depend on ``type`` (see docs/protocol.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str
+    game: str
+    v: int
+
+
+class RoomOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    variant: str | None
+
+
+class RoomsAnswer(Frame):
+    type: Literal["rooms"] = "rooms"
+    id: str
+    rooms: list[RoomOut]
+
+
+class ProposalOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    id: str
+    room: str
+    by: str
+    variant: Literal["bridge", "blitz", "domains"]
+    blocks: Literal["regular", "irregular"]
+    clues: int
+    highlighting: bool
+    rated: bool
+    colour: Literal["blue", "red", "random"]
+    created_ms: int
+
+
+class ProposalAnswer(Frame):
+    type: Literal["proposal"] = "proposal"
+    id: str
+    proposal: ProposalOut
+
+
+class ProposalsAnswer(Frame):
+    type: Literal["proposals"] = "proposals"
+    id: str
+    proposals: list[ProposalOut]
+
+
+class GameSummary(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    game: str
+    status: Literal["playing", "adjourned", "finished"]
+    result: dict[str, Any] | None
+    variant: str
+    room: str
+    you: Seat
+    opponent: str
+
+
+class GamesAnswer(Frame):
+    type: Literal["games"] = "games"
+    id: str
+    games: list[GameSummary]
+
+
+class RecordAnswer(Frame):
+    type: Literal["record"] = "record"
+    id: str
+    game: str
+    record: dict[str, Any]
+
+
+class LeaderboardEntry(BaseModel):
+    name: str
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    provisional: bool
+
+
+class LeaderboardAnswer(Frame):
+    type: Literal["leaderboard"] = "leaderboard"
+    id: str
+    variant: str
+    players: list[LeaderboardEntry]
+
+
+class CandidatesAnswer(Frame):
+    type: Literal["candidates"] = "candidates"
+    id: str
+    game: str
+    digit: int
+    cells: list[CellOut]
+
+
+ANSWERS = (
+    Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
+    RecordAnswer, LeaderboardAnswer, CandidatesAnswer,
+)
+FixedFrame = Annotated[
+    Ack | Error | State | Hidden | RoomsAnswer | ProposalAnswer | ProposalsAnswer
+    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer,
+    Field(discriminator="type"),
+]
+FIXED_TYPES = frozenset(
+    {"ack", "error", "state", "hidden", "rooms", "proposal", "proposals", "games", "record",
+     "leaderboard", "candidates"}
+)
+_FIXED: TypeAdapter[FixedFrame] = TypeAdapter(FixedFrame)
+
+
+def validate_frame(data: dict[str, Any]) -> BaseModel:
+    """Validate a frame about to be posted (or received, in tests)."""
+    if data.get("type") in FIXED_TYPES:
+        return _FIXED.validate_python(data)
+    return GameEvent.model_validate(data)
+
+
+def frame(model: BaseModel) -> dict[str, Any]:
+    data = model.model_dump(mode="json")
+    # Pushed frames carry no request id (PROTOCOL.md); errors always carry the field.
+    if "id" in data and data["id"] is None and data["type"] != "error":
+        del data["id"]
+    return data
+
+
+def error_frame(request_id: str | None, code: ErrorCode, message: str) -> dict[str, Any]:
+    return frame(Error(id=request_id, code=code, message=message))
+
+
+def ack_frame(request_id: str) -> dict[str, Any]:
+    return frame(Ack(id=request_id))

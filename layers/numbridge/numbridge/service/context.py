@@ -1,0 +1,109 @@
+"""Wiring: one place that builds the store, notifier, timers and sources of
+time and randomness from the environment. Tests build ``Services`` directly.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import boto3
+
+from numbridge.club.rooms import Rooms, load_rooms
+from numbridge.service.notifier import Notifier
+from numbridge.service.timers import Timers
+from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
+from numbridge.store.connections import Connections
+from numbridge.store.games import Games
+from numbridge.store.table import Table
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@dataclass
+class Services:
+    table: Table
+    management: Any  # boto3 apigatewaymanagementapi client
+    sqs: Any
+    queue_url: str
+    idempotency_table: str
+    token_secret: Callable[[], str]
+    rooms: Rooms
+    clock: Callable[[], int] = wall_clock_ms
+    # Production deals and shuffles from the OS's unpredictable source.
+    rng: random.Random = field(default_factory=secrets.SystemRandom)
+    deal_budget_s: float = 8.0
+
+    @cached_property
+    def games(self) -> Games:
+        return Games(self.table)
+
+    @cached_property
+    def connections(self) -> Connections:
+        return Connections(self.table)
+
+    @cached_property
+    def proposals(self) -> Proposals:
+        return Proposals(self.table)
+
+    @cached_property
+    def player_games(self) -> PlayerGames:
+        return PlayerGames(self.table)
+
+    @cached_property
+    def ratings(self) -> Ratings:
+        return Ratings(self.table)
+
+    @cached_property
+    def archive(self) -> Archive:
+        return Archive(self.table)
+
+    @cached_property
+    def notifier(self) -> Notifier:
+        return Notifier(self.management, self.connections)
+
+    @cached_property
+    def timers(self) -> Timers:
+        return Timers(self.sqs, self.queue_url)
+
+
+def from_environment() -> Services:
+    """Everything from the Lambda (or local runtime) environment; see docs/design.md."""
+    from numbridge.auth import token_secret
+
+    return Services(
+        table=Table(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
+        management=boto3.client(
+            "apigatewaymanagementapi", endpoint_url=os.environ["MANAGEMENT_ENDPOINT"]
+        ),
+        sqs=boto3.client("sqs"),
+        queue_url=os.environ["TIMER_QUEUE_URL"],
+        idempotency_table=os.environ["IDEMPOTENCY_TABLE_NAME"],
+        token_secret=token_secret,
+        rooms=load_rooms(),
+    )
+
+
+_services: Services | None = None
+
+
+def services() -> Services:
+    """The process-wide services, built on first use (a Lambda cold start)."""
+    global _services
+    if _services is None:
+        _services = from_environment()
+    return _services
+
+
+def install(custom: Services | None) -> None:
+    """Replace the process-wide services (tests, the local runtime)."""
+    global _services
+    _services = custom

@@ -1,0 +1,67 @@
+"""Writes that go with a change of a game's status, in the same transaction:
+each player's ``games`` line, and when it finishes the archive record and the
+rating updates (a draw by agreement included; an adjourned game is not finished).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numbridge import rules
+from numbridge.club.ratings import Rating, is_provisional, rate_game
+from numbridge.service.context import Services
+from numbridge.service.views import summary
+from numbridge.store.club import Archive, PlayerGames, Ratings
+from numbridge.store.table import Write
+
+SEATS: tuple[rules.Seat, rules.Seat] = ("blue", "red")
+
+
+def status_writes(svc: Services, before: rules.GameState | None, after: rules.GameState,
+                  now_ms: int) -> list[Write]:
+    if before is not None and before.status == after.status:
+        return []
+    extras: dict[str, dict[str, Any]] = {seat: {} for seat in SEATS}
+    writes: list[Write] = []
+    if after.status == "finished":
+        writes.append(Archive.put_write(after.game_id, rules.archive_record(after)))
+        if after.options.rated:
+            writes += _rating_writes(svc, after, extras)
+    writes += [
+        PlayerGames.put_write(after.players[seat], after.game_id,
+                              summary(after, seat, now_ms, **extras[seat]))
+        for seat in SEATS
+    ]
+    return writes
+
+
+def _score_blue(result: dict[str, Any] | None) -> float:
+    winner = (result or {}).get("winner")
+    return 1.0 if winner == "blue" else 0.0 if winner == "red" else 0.5
+
+
+def _rating_writes(svc: Services, state: rules.GameState,
+                   extras: dict[str, dict[str, Any]]) -> list[Write]:
+    variant = state.options.variant
+    stored = {seat: svc.ratings.get(state.players[seat], variant) for seat in SEATS}
+    before = {
+        seat: Rating(row["rating"], row["rd"], row["volatility"]) if row else Rating()
+        for seat, row in stored.items()
+    }
+    new_blue, new_red = rate_game(before["blue"], before["red"], _score_blue(state.result))
+    after = {"blue": new_blue, "red": new_red}
+    writes = []
+    for seat in SEATS:
+        row = stored[seat]
+        new = after[seat]
+        writes.append(Ratings.put_write(
+            state.players[seat], variant,
+            {"rating": new.rating, "rd": new.rd, "volatility": new.volatility},
+            games=(row["games"] if row else 0) + 1,
+            expected_rv=row["rv"] if row else None,
+        ))
+        extras[seat]["rating"] = {
+            "before": round(before[seat].rating, 1), "after": round(new.rating, 1),
+            "rd": round(new.rd, 1), "provisional": is_provisional(new),
+        }
+    return writes

@@ -1,0 +1,43 @@
+"""Rendering game data as frames for one viewer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numbridge import rules
+from numbridge.store.games import StoredEvent
+
+
+def event_frame(game_id: str, event: rules.Event) -> StoredEvent:
+    return StoredEvent(
+        v=event.v, to=event.to, frame={"type": event.kind, "game": game_id, "v": event.v,
+                                       **event.data},
+    )
+
+
+def for_viewer(event: StoredEvent, seat: str | None) -> dict[str, Any]:
+    """The event itself if the viewer may see it, else a bare placeholder that
+    still advances the viewer's ``v``."""
+    if event.to is None or event.to == seat:
+        return event.frame
+    return {"type": "hidden", "game": event.frame["game"], "v": event.v}
+
+
+def state_frame(state: rules.GameState, seat: rules.Seat, now_ms: int,
+                request_id: str | None = None) -> dict[str, Any]:
+    view = rules.player_view(state, seat, now_ms)
+    frame: dict[str, Any] = {"type": "state", "game": state.game_id, "v": state.v, "view": view}
+    if request_id is not None:
+        frame["id"] = request_id
+    return frame
+
+
+def summary(state: rules.GameState, seat: rules.Seat, now_ms: int,
+            **extra: Any) -> dict[str, Any]:
+    """One line of a player's ``games`` list."""
+    return {
+        "game": state.game_id, "status": state.status, "result": state.result,
+        "variant": state.options.variant, "room": state.options.room, "you": seat,
+        "opponent": state.players[rules.other(seat)], "rated": state.options.rated,
+        "updated_ms": now_ms, **extra,
+    }
