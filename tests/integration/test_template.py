@@ -1,0 +1,417 @@
+"""template.yaml: lint-clean, transforms offline, matches docs/design.md, least privilege.
+
+Also the tables and routes that ``numbridge.store.schema`` reads from it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import boto3
+import cfnlint.api
+import pytest
+from moto import mock_aws
+from numbridge.store import schema
+from samtranslator.parser.parser import Parser
+from samtranslator.translator.translator import Translator
+from samtranslator.yaml_helper import yaml_parse
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+DESIGN = ROOT / "docs" / "design.md"
+
+FUNCTIONS = {
+    "ConnectFunction", "DisconnectFunction", "LobbyFunction",
+    "DealFunction", "MoveFunction", "TimeoutFunction",
+}
+POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction"}
+TIMER_SENDERS = {"DealFunction", "MoveFunction", "TimeoutFunction"}
+IDEMPOTENT = {"LobbyFunction", "DealFunction", "MoveFunction"}
+DESIGN_ENV = {
+    "TABLE_NAME", "IDEMPOTENCY_TABLE_NAME", "TIMER_QUEUE_URL", "MANAGEMENT_ENDPOINT",
+    "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "LOG_LEVEL",
+}
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+class StubManagedPolicyLoader:
+    """What ``ManagedPolicyLoader`` would fetch from IAM: names → ARNs, offline."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def load(self) -> dict[str, str]:
+        self.calls += 1
+        return {
+            name: f"arn:aws:iam::aws:policy/{path}{name}"
+            for name, path in {
+                "AWSLambdaBasicExecutionRole": "service-role/",
+                "AWSXrayWriteOnlyAccess": "",
+                "AWSLambdaSQSQueueExecutionRole": "service-role/",
+            }.items()
+        }
+
+
+def sam_template() -> dict[str, Any]:
+    """The template as ``sam package`` hands it to the transform: code in S3."""
+    template: dict[str, Any] = yaml_parse(TEMPLATE.read_text(encoding="utf-8"))
+    for logical_id, resource in template["Resources"].items():
+        properties = resource.get("Properties", {})
+        for key in ("CodeUri", "ContentUri"):
+            if isinstance(properties.get(key), str):
+                properties[key] = f"s3://numbridge-artifacts/{logical_id}.zip"
+    return template
+
+
+@pytest.fixture(scope="module")
+def raw() -> dict[str, Any]:
+    return schema.load_template(TEMPLATE)
+
+
+@pytest.fixture(scope="module")
+def cfn() -> dict[str, Any]:
+    """The CloudFormation template the SAM transform makes, offline."""
+    loader = StubManagedPolicyLoader()
+    translator = Translator(None, Parser(), boto_session=boto3.Session(region_name="us-east-1"))
+    out: dict[str, Any] = translator.translate(
+        sam_template(), parameter_values={}, get_managed_policy_map=loader.load
+    )
+    return json.loads(json.dumps(out))  # plain dicts and lists
+
+
+def of_type(template: dict[str, Any], type_: str) -> dict[str, dict[str, Any]]:
+    return {k: v for k, v in template["Resources"].items() if v["Type"] == type_}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def statements(cfn: dict[str, Any], function_id: str) -> list[dict[str, Any]]:
+    """Every inline IAM statement of a function's execution role."""
+    function = cfn["Resources"][function_id]
+    role_id = function["Properties"]["Role"]["Fn::GetAtt"][0]
+    role = cfn["Resources"][role_id]["Properties"]
+    return [
+        statement
+        for policy in role.get("Policies", [])
+        for statement in as_list(policy["PolicyDocument"]["Statement"])
+    ]
+
+
+def actions(statement: dict[str, Any]) -> list[str]:
+    return [str(a) for a in as_list(statement.get("Action", []))]
+
+
+def functions_allowed(cfn: dict[str, Any], prefix: str) -> set[str]:
+    return {
+        function_id
+        for function_id in of_type(cfn, "AWS::Lambda::Function")
+        if any(a.startswith(prefix) for s in statements(cfn, function_id) for a in actions(s))
+    }
+
+
+# ---------------------------------------------------------------- lint and transform
+
+
+def test_cfn_lint_is_clean_including_informational_rules() -> None:
+    matches = cfnlint.api.lint_file(TEMPLATE, config=cfnlint.api.ManualArgs(include_checks=["I"]))
+    assert [str(m) for m in matches] == []
+
+
+def test_sam_transform_succeeds_offline(cfn: dict[str, Any]) -> None:
+    types = {r["Type"] for r in cfn["Resources"].values()}
+    assert not {t for t in types if t.startswith("AWS::Serverless::")}
+    assert set(of_type(cfn, "AWS::Lambda::Function")) == FUNCTIONS
+    assert len(of_type(cfn, "AWS::Lambda::LayerVersion")) == 1
+    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 1
+    assert len(of_type(cfn, "AWS::Events::Rule")) == 1
+    for function in of_type(cfn, "AWS::Lambda::Function").values():
+        properties = function["Properties"]
+        assert properties["Handler"] == "app.lambda_handler"
+        assert properties["Architectures"] == ["arm64"]
+        assert properties["TracingConfig"] == {"Mode": "Active"}
+        assert properties["Runtime"] in {"python3.12", "python3.13"}
+        assert properties["Timeout"] <= 29
+        assert len(properties["Layers"]) == 1
+
+
+def test_layer_is_built_for_the_lambda_runtime_and_architecture(raw: dict[str, Any]) -> None:
+    runtime = raw["Globals"]["Function"]["Runtime"]
+    layer = raw["Resources"]["NumbridgeLayer"]
+    assert layer["Type"] == "AWS::Serverless::LayerVersion"
+    assert layer["Properties"]["ContentUri"].rstrip("/") == "layers/numbridge"
+    assert layer["Properties"]["CompatibleRuntimes"] == [runtime]
+    assert layer["Properties"]["CompatibleArchitectures"] == ["arm64"]
+    assert layer["Metadata"] == {"BuildMethod": runtime, "BuildArchitecture": "arm64"}
+    assert raw["Globals"]["Function"]["Layers"] == [{"Ref": "NumbridgeLayer"}]
+
+
+def test_function_code_dirs(raw: dict[str, Any]) -> None:
+    dirs = schema.function_dirs(TEMPLATE)
+    assert set(dirs) == FUNCTIONS
+    for function_id, code_uri in dirs.items():
+        name = function_id.removesuffix("Function").lower()
+        assert code_uri.rstrip("/") == f"functions/{name}"
+
+
+# ---------------------------------------------------------------- API Gateway
+
+
+def test_websocket_api_stage_and_output(raw: dict[str, Any], cfn: dict[str, Any]) -> None:
+    (api,) = of_type(cfn, "AWS::ApiGatewayV2::Api").values()
+    assert api["Properties"]["ProtocolType"] == "WEBSOCKET"
+    assert api["Properties"]["RouteSelectionExpression"] == "$request.body.action"
+    (stage,) = of_type(cfn, "AWS::ApiGatewayV2::Stage").values()
+    assert stage["Properties"]["AutoDeploy"] is True
+    assert stage["Properties"]["StageName"] == {"Ref": "StageName"}
+    assert raw["Parameters"]["StageName"]["Default"] == "prod"
+    assert set(stage["DependsOn"]) == set(of_type(cfn, "AWS::ApiGatewayV2::Route"))
+    uri = cfn["Outputs"]["WebSocketURI"]["Value"]["Fn::Sub"]
+    assert uri.startswith("wss://${WebSocketApi}.execute-api.${AWS::Region}.")
+    assert {"GameTableName", "TokenSecretArn"} <= set(cfn["Outputs"])
+
+
+def test_connect_route_is_open_and_checked_by_the_function(cfn: dict[str, Any]) -> None:
+    routes = of_type(cfn, "AWS::ApiGatewayV2::Route").values()
+    by_key = {route["Properties"]["RouteKey"]: route for route in routes}
+    assert by_key["$connect"]["Properties"]["AuthorizationType"] == "NONE"
+
+
+def test_every_route_reaches_a_function_api_gateway_may_invoke(cfn: dict[str, Any]) -> None:
+    integrations = of_type(cfn, "AWS::ApiGatewayV2::Integration")
+    permissions = of_type(cfn, "AWS::Lambda::Permission")
+    invokable = {
+        p["Properties"]["FunctionName"]["Ref"]: p["Properties"]["SourceArn"]["Fn::Sub"]
+        for p in permissions.values()
+        if p["Properties"]["Principal"] == "apigateway.amazonaws.com"
+    }
+    for route_id, route in of_type(cfn, "AWS::ApiGatewayV2::Route").items():
+        join = route["Properties"]["Target"]["Fn::Join"]
+        assert join[0] == "/" and join[1][0] == "integrations", route_id
+        integration = integrations[join[1][1]["Ref"]]["Properties"]
+        assert integration["IntegrationType"] == "AWS_PROXY"
+        (function_id,) = re.findall(r"\$\{(\w+)\.Arn\}", integration["IntegrationUri"]["Fn::Sub"])
+        assert function_id in FUNCTIONS, route_id
+        source_arn = invokable[function_id]
+        assert source_arn.startswith(
+            "arn:${AWS::Partition}:execute-api:${AWS::Region}:${AWS::AccountId}:${WebSocketApi}/"
+        ), function_id
+    # one integration and one permission per API-invoked function, nothing spare
+    assert set(invokable) == FUNCTIONS - {"TimeoutFunction"}
+    assert len(integrations) == len(invokable)
+
+
+def design_routes() -> dict[str, str]:
+    """Route key → function directory, from the "Functions and routes" table of design.md."""
+    text = DESIGN.read_text(encoding="utf-8")
+    section = text.split("## Functions and routes", 1)[1].split("\n## ", 1)[0]
+    expected: dict[str, str] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 2 or not cells[0].startswith("`"):
+            continue
+        function = cells[0].strip("`")
+        if function == "timeout":  # SQS and schedule triggers, not routes
+            continue
+        for key in re.findall(r"`([^`]+)`", cells[1]):
+            if re.fullmatch(r"\$?[a-z_]+", key):
+                expected[key] = function
+    return expected
+
+
+def test_routes_are_exactly_those_of_the_design() -> None:
+    expected = design_routes()
+    assert {"$connect", "$disconnect", "$default", "accept", "place", "sync"} <= set(expected)
+    assert schema.routes(TEMPLATE) == expected
+
+
+def test_every_protocol_action_has_its_own_route() -> None:
+    actions_module = pytest.importorskip("numbridge.protocol.actions")
+    routes = schema.routes(TEMPLATE)
+    assert set(actions_module.ACTION_NAMES) <= set(routes)
+
+
+def test_routes_follow_long_form_intrinsics_and_the_env_override(
+    raw: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # JSON is YAML: the same template with every intrinsic in long form.
+    long_form = copy.deepcopy(raw)
+    path = tmp_path / "template.json"
+    path.write_text(json.dumps(long_form), encoding="utf-8")
+    monkeypatch.setenv(schema.TEMPLATE_ENV, str(path))
+    assert schema.default_template_path() == path
+    assert schema.routes() == schema.routes(TEMPLATE)
+    # Fn::Sub written as a list and a Sub target are understood too.
+    resources = long_form["Resources"]
+    resources["MoveIntegration"]["Properties"]["IntegrationUri"] = {
+        "Fn::Sub": ["arn:aws:apigateway:r:lambda:path/2015-03-31/functions/${f}/invocations",
+                    {"f": {"Fn::GetAtt": ["MoveFunction", "Arn"]}}]
+    }
+    resources["PlaceRoute"]["Properties"]["Target"] = {"Fn::Sub": "integrations/${MoveIntegration}"}
+    path.write_text(json.dumps(long_form), encoding="utf-8")
+    assert schema.routes()["place"] == "move"
+
+
+# ---------------------------------------------------------------- IAM
+
+
+def test_only_posting_functions_may_manage_connections(cfn: dict[str, Any]) -> None:
+    assert functions_allowed(cfn, "execute-api:") == POSTING
+    for function_id in POSTING:
+        for statement in statements(cfn, function_id):
+            if "execute-api:ManageConnections" in actions(statement):
+                resource = statement["Resource"]["Fn::Sub"]
+                assert resource.endswith(":${WebSocketApi}/${StageName}/POST/@connections/*")
+
+
+def test_no_wildcard_resources_and_tables_scoped(cfn: dict[str, Any]) -> None:
+    for function_id in FUNCTIONS:
+        tables: set[str] = set()
+        for statement in statements(cfn, function_id):
+            assert statement.get("Effect") == "Allow"
+            assert "*" not in actions(statement)
+            assert "*" not in as_list(statement["Resource"]), (function_id, statement)
+            if any(a.startswith("dynamodb:") for a in actions(statement)):
+                for resource in as_list(statement["Resource"]):
+                    template, variables = resource["Fn::Sub"]
+                    assert template.startswith("arn:${AWS::Partition}:dynamodb:")
+                    table = variables["tableName"]
+                    assert isinstance(table, dict) and "Ref" in table, (function_id, table)
+                    tables.add(table["Ref"])
+        expected = {"GameTable", "IdempotencyTable"} if function_id in IDEMPOTENT else {"GameTable"}
+        assert tables == expected, function_id
+
+
+def test_timer_queue_and_token_secret_access(cfn: dict[str, Any]) -> None:
+    assert functions_allowed(cfn, "sqs:SendMessage") == TIMER_SENDERS
+    assert functions_allowed(cfn, "secretsmanager:") == {"ConnectFunction"}
+    (statement,) = [
+        s for s in statements(cfn, "ConnectFunction")
+        if "secretsmanager:GetSecretValue" in actions(s)
+    ]
+    assert statement["Resource"]["Fn::Sub"][1]["secretArn"] == {"Ref": "TokenSecret"}
+    assert actions(statement) == ["secretsmanager:GetSecretValue"]
+
+
+def test_function_environment(cfn: dict[str, Any]) -> None:
+    for function_id, function in of_type(cfn, "AWS::Lambda::Function").items():
+        env = function["Properties"]["Environment"]["Variables"]
+        assert set(env) >= DESIGN_ENV, function_id
+        assert env["TABLE_NAME"] == {"Ref": "GameTable"}
+        assert env["IDEMPOTENCY_TABLE_NAME"] == {"Ref": "IdempotencyTable"}
+        assert env["TIMER_QUEUE_URL"] == {"Ref": "TimerQueue"}
+        assert env["POWERTOOLS_SERVICE_NAME"] == "numbridge"
+        assert env["POWERTOOLS_METRICS_NAMESPACE"] == "Numbridge"
+        assert env["MANAGEMENT_ENDPOINT"]["Fn::Sub"] == (
+            "https://${WebSocketApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/${StageName}"
+        )
+        assert ("TOKEN_SECRET_ARN" in env) == (function_id == "ConnectFunction")
+    assert schema.table_env_vars(TEMPLATE) == {
+        "TABLE_NAME": "GameTable", "IDEMPOTENCY_TABLE_NAME": "IdempotencyTable"
+    }
+
+
+# ---------------------------------------------------------------- timers
+
+
+def test_timer_queue_sweep_and_event_source(cfn: dict[str, Any]) -> None:
+    timeout_s = cfn["Resources"]["TimeoutFunction"]["Properties"]["Timeout"]
+    queue = cfn["Resources"]["TimerQueue"]["Properties"]
+    assert queue["VisibilityTimeout"] >= 6 * timeout_s
+    assert queue["RedrivePolicy"]["deadLetterTargetArn"] == {
+        "Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]
+    }
+    (mapping,) = of_type(cfn, "AWS::Lambda::EventSourceMapping").values()
+    assert mapping["Properties"]["FunctionName"] == {"Ref": "TimeoutFunction"}
+    assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": ["TimerQueue", "Arn"]}
+    assert mapping["Properties"]["BatchSize"] == 10
+    assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    (rule,) = of_type(cfn, "AWS::Events::Rule").values()
+    assert rule["Properties"]["ScheduleExpression"] == "rate(1 minute)"
+    assert rule["Properties"]["Targets"][0]["Arn"] == {"Fn::GetAtt": ["TimeoutFunction", "Arn"]}
+
+
+# ---------------------------------------------------------------- tables
+
+
+def test_table_definitions_match_the_design(raw: dict[str, Any]) -> None:
+    tables = schema.table_definitions(TEMPLATE)
+    assert set(tables) == {"GameTable", "IdempotencyTable"}
+    game = tables["GameTable"]
+    assert game["KeySchema"] == [
+        {"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}
+    ]
+    assert {(a["AttributeName"], a["AttributeType"]) for a in game["AttributeDefinitions"]} == {
+        ("pk", "S"), ("sk", "S"), ("gsi1pk", "S"), ("gsi1sk", "S")
+    }
+    assert game["GlobalSecondaryIndexes"] == [{
+        "IndexName": "gsi1",
+        "KeySchema": [{"AttributeName": "gsi1pk", "KeyType": "HASH"},
+                      {"AttributeName": "gsi1sk", "KeyType": "RANGE"}],
+        "Projection": {"ProjectionType": "ALL"},
+    }]
+    assert game["BillingMode"] == "PAY_PER_REQUEST"
+    idem = tables["IdempotencyTable"]
+    assert idem["KeySchema"] == [{"AttributeName": "id", "KeyType": "HASH"}]
+    assert idem["BillingMode"] == "PAY_PER_REQUEST"
+    assert schema.ttl_attribute("GameTable", TEMPLATE) == "expires_at"
+    assert schema.ttl_attribute("IdempotencyTable", TEMPLATE) == "expiration"
+    properties = raw["Resources"]["GameTable"]["Properties"]
+    assert properties["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    with pytest.raises(KeyError):
+        schema.ttl_attribute("NoSuchTable", TEMPLATE)
+
+
+@mock_aws
+def test_create_tables_in_moto_is_idempotent_and_enables_ttl() -> None:
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    names = {"GameTable": "nb-test-game", "IdempotencyTable": "nb-test-idempotency"}
+    schema.create_tables(client, names, TEMPLATE)
+    schema.create_tables(client, names, TEMPLATE)  # again: nothing to do, no error
+    assert sorted(client.list_tables()["TableNames"]) == sorted(names.values())
+
+    game = client.describe_table(TableName="nb-test-game")["Table"]
+    assert [k["AttributeName"] for k in game["KeySchema"]] == ["pk", "sk"]
+    assert game["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    (gsi,) = game["GlobalSecondaryIndexes"]
+    assert gsi["IndexName"] == "gsi1"
+    assert [k["AttributeName"] for k in gsi["KeySchema"]] == ["gsi1pk", "gsi1sk"]
+    ttl = client.describe_time_to_live(TableName="nb-test-game")["TimeToLiveDescription"]
+    assert (ttl["TimeToLiveStatus"], ttl["AttributeName"]) == ("ENABLED", "expires_at")
+    ttl = client.describe_time_to_live(TableName="nb-test-idempotency")["TimeToLiveDescription"]
+    assert (ttl["TimeToLiveStatus"], ttl["AttributeName"]) == ("ENABLED", "expiration")
+
+    # the overloaded index answers a deadline query
+    client.put_item(TableName="nb-test-game", Item={
+        "pk": {"S": "GAME#g-1"}, "sk": {"S": "STATE"},
+        "gsi1pk": {"S": "DEADLINE#0"}, "gsi1sk": {"S": f"{1796000045000:015d}"},
+    })
+    found = client.query(
+        TableName="nb-test-game", IndexName="gsi1",
+        KeyConditionExpression="gsi1pk = :p AND gsi1sk <= :now",
+        ExpressionAttributeValues={
+            ":p": {"S": "DEADLINE#0"}, ":now": {"S": f"{1796000050000:015d}"}
+        },
+    )["Items"]
+    assert [item["pk"]["S"] for item in found] == ["GAME#g-1"]
+
+
+@mock_aws
+def test_create_tables_accepts_a_resource_and_rejects_unknown_tables() -> None:
+    resource = boto3.resource("dynamodb", region_name="us-east-1")
+    schema.create_tables(resource, {"IdempotencyTable": "nb-idem"}, TEMPLATE)
+    assert [t.name for t in resource.tables.all()] == ["nb-idem"]
+    with pytest.raises(KeyError):
+        schema.create_tables(resource, {"Nope": "x"}, TEMPLATE)
+
+
+def test_missing_template_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(schema.TemplateError, match="NUMBRIDGE_TEMPLATE"):
+        schema.routes(tmp_path / "absent.yaml")
