@@ -1,0 +1,82 @@
+"""The AsyncAPI 3.0 document of the WebSocket protocol, generated from the models.
+
+``python -m numbridge.protocol.asyncapi > docs/asyncapi.json`` regenerates
+``docs/asyncapi.json``; a test fails when the checked-in file is stale.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from numbridge.protocol import actions, frames
+
+REF = "#/components/schemas/{model}"
+
+
+def _action_name(model: type[BaseModel]) -> str:
+    schema = model.model_json_schema()
+    return str(schema["properties"]["action"]["const"])
+
+
+def document() -> dict[str, Any]:
+    client: list[type[BaseModel]] = list(actions.ALL_ACTIONS)
+    server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, frames.GameEvent]
+    _, top = models_json_schema([(m, "validation") for m in client + server], ref_template=REF)
+    messages: dict[str, Any] = {}
+    for model in client:
+        name = _action_name(model)
+        messages[name] = {
+            "name": name, "title": f"{name} (client → server)",
+            "summary": (model.__doc__ or "").strip().splitlines()[0] if model.__doc__ else name,
+            "payload": {"$ref": REF.format(model=model.__name__)},
+        }
+    for model in server:
+        name = f"server.{model.__name__}"
+        messages[name] = {
+            "name": model.__name__, "title": f"{model.__name__} (server → client)",
+            "payload": {"$ref": REF.format(model=model.__name__)},
+        }
+    channel_messages = {k: {"$ref": f"#/components/messages/{k}"} for k in messages}
+    return {
+        "asyncapi": "3.0.0",
+        "info": {
+            "title": "Numbridge WebSocket API",
+            "version": "1.0.0",
+            "description": "Two players, one sudoku on a hex board. The fixed core is "
+                           "PROTOCOL.md; docs/protocol.md is the guide with examples.",
+        },
+        "servers": {
+            "local": {"host": "127.0.0.1:8080", "protocol": "ws",
+                      "description": "numbridge serve; connect to /?token=TOKEN"},
+            "aws": {"host": "{apiId}.execute-api.{region}.amazonaws.com",
+                    "pathname": "/{stage}", "protocol": "wss",
+                    "variables": {"apiId": {}, "region": {"default": "us-east-1"},
+                                  "stage": {"default": "prod"}}},
+        },
+        "channels": {"play": {"address": "/", "messages": channel_messages}},
+        "operations": {
+            "clientSends": {
+                "action": "receive", "channel": {"$ref": "#/channels/play"},
+                "messages": [{"$ref": f"#/channels/play/messages/{k}"}
+                             for k in messages if not k.startswith("server.")],
+            },
+            "serverSends": {
+                "action": "send", "channel": {"$ref": "#/channels/play"},
+                "messages": [{"$ref": f"#/channels/play/messages/{k}"}
+                             for k in messages if k.startswith("server.")],
+            },
+        },
+        "components": {"messages": messages, "schemas": top["$defs"]},
+    }
+
+
+def render() -> str:
+    return json.dumps(document(), indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":
+    print(render(), end="")

@@ -1,0 +1,20 @@
+"""Test-wide settings: no real AWS ever, quiet Powertools, hypothesis profiles."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+os.environ.update(
+    AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
+    AWS_SESSION_TOKEN="testing", AWS_DEFAULT_REGION="us-east-1",
+    POWERTOOLS_TRACE_DISABLED="true", POWERTOOLS_METRICS_NAMESPACE="Numbridge",
+    POWERTOOLS_LOG_LEVEL="WARNING", POWERTOOLS_DEV="false",
+)
+for var in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS",
+            "AWS_PROFILE"):
+    os.environ.pop(var, None)
+
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

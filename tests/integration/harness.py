@@ -1,0 +1,244 @@
+"""Drive the real Lambda entry points (functions/*/app.py) with API Gateway-shaped
+events against moto's DynamoDB and SQS. The only stand-in is API Gateway's
+``@connections`` API, recorded here (the e2e tests use the real local gateway).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import itertools
+import json
+import random
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from botocore.exceptions import ClientError
+from numbridge.auth import issue_token
+from numbridge.club.rooms import load_rooms
+from numbridge.protocol import validate_frame
+from numbridge.service import context as ctx
+from numbridge.service.context import Services
+from numbridge.store.schema import create_tables, routes
+from numbridge.store.table import Table
+
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "integration-test-secret-0123456789abcdef"
+START_MS = 1_796_000_000_000
+
+
+def load_event(name: str) -> dict[str, Any]:
+    return json.loads((REPO / "events" / f"{name}.json").read_text())
+
+
+_modules: dict[str, ModuleType] = {}
+
+
+def function(name: str) -> Any:
+    """``lambda_handler`` of functions/<name>/app.py, loaded as Lambda would."""
+    if name not in _modules:
+        path = REPO / "functions" / name / "app.py"
+        spec = importlib.util.spec_from_file_location(f"fn_{name}_app", path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _modules[name] = module
+    return _modules[name].lambda_handler
+
+
+class LambdaContext:
+    function_name = "numbridge-test"
+    function_version = "$LATEST"
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:numbridge-test"
+    memory_limit_in_mb = 512
+    log_group_name = "/aws/lambda/numbridge-test"
+    log_stream_name = "test"
+
+    def __init__(self) -> None:
+        self.aws_request_id = str(uuid.uuid4())
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 29_000
+
+
+class Clock:
+    def __init__(self, now: int = START_MS) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, ms: int) -> None:
+        self.now += ms
+
+
+class ManagementApi:
+    """API Gateway's @connections API: delivers to open connections, 410 otherwise."""
+
+    def __init__(self) -> None:
+        self.open: set[str] = set()
+        self.frames: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.crash_after_commit = False
+
+    def post_to_connection(self, ConnectionId: str, Data: bytes) -> dict[str, Any]:
+        if self.crash_after_commit:
+            raise SystemExit("injected crash between commit and posts")
+        if ConnectionId not in self.open:
+            raise ClientError(
+                {"Error": {"Code": "GoneException", "Message": "gone"},
+                 "ResponseMetadata": {"HTTPStatusCode": 410}},
+                "PostToConnection",
+            )
+        frame = json.loads(Data)
+        validate_frame(frame)  # every frame the server sends fits the protocol models
+        self.frames[ConnectionId].append(frame)
+        return {}
+
+
+class SpySqs:
+    """The real (moto) SQS client, remembering the timer messages sent."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.sent: list[dict[str, Any]] = []
+
+    def send_message(self, **kwargs: Any) -> Any:
+        self.sent.append({"body": json.loads(kwargs["MessageBody"]),
+                          "delay": kwargs.get("DelaySeconds", 0)})
+        return self.client.send_message(**kwargs)
+
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class Conn:
+    world: World
+    player: str
+    id: str
+    cursor: int = 0
+    v: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def frames(self) -> list[dict[str, Any]]:
+        return self.world.api.frames[self.id]
+
+    def new(self) -> list[dict[str, Any]]:
+        """Frames received since the last call."""
+        fresh = self.frames[self.cursor:]
+        self.cursor = len(self.frames)
+        for f in fresh:
+            if "game" in f and "v" in f:
+                self.v[f["game"]] = max(self.v.get(f["game"], 0), f["v"])
+        return fresh
+
+    def raw(self, body: str, route: str | None = None) -> list[dict[str, Any]]:
+        self.new()
+        self.world.message(self.id, body, route)
+        return self.new()
+
+    def send(self, action: str, **fields: Any) -> list[dict[str, Any]]:
+        rid = fields.pop("id", None) or f"r{next(_ids)}"
+        return self.raw(json.dumps({"action": action, "id": rid, **fields}))
+
+    def ask(self, action: str, **fields: Any) -> dict[str, Any]:
+        """Send and return the direct answer (the frame carrying the request id)."""
+        rid = fields.pop("id", None) or f"r{next(_ids)}"
+        frames = self.send(action, id=rid, **fields)
+        answers = [f for f in frames if f.get("id") == rid]
+        assert answers, f"no answer to {action}: {frames}"
+        return answers[-1]
+
+    def close(self) -> None:
+        self.world.disconnect(self.id)
+
+
+class World:
+    def __init__(self, dynamodb: Any, sqs: Any, seed: int = 7) -> None:
+        create_tables(dynamodb, {"GameTable": "games", "IdempotencyTable": "idempotency"})
+        queue_url = sqs.create_queue(QueueName="timers")["QueueUrl"]
+        self.api = ManagementApi()
+        self.clock = Clock()
+        self.sqs = SpySqs(sqs)
+        self.svc = Services(
+            table=Table(dynamodb, "games"), management=self.api, sqs=self.sqs,
+            queue_url=queue_url, idempotency_table="idempotency",
+            token_secret=lambda: SECRET, rooms=load_rooms(), clock=self.clock,
+            rng=random.Random(seed), deal_budget_s=20.0,
+        )
+        self.routes = routes()
+        ctx.install(self.svc)
+
+    # --- API Gateway ------------------------------------------------------------
+
+    def connect(self, player: str | None, token: str | None = None) -> tuple[int, Conn | None]:
+        event = load_event("connect")
+        cid = f"conn{next(_ids)}="
+        event["requestContext"]["connectionId"] = cid
+        if token is None and player is not None:
+            token = issue_token(player, SECRET)
+        event["queryStringParameters"] = {"token": token} if token else None
+        event["multiValueQueryStringParameters"] = {"token": [token]} if token else None
+        answer = function(self.routes["$connect"])(event, LambdaContext())
+        status = int(answer["statusCode"])
+        if status != 200:
+            return status, None
+        self.api.open.add(cid)
+        return status, Conn(self, player or "?", cid)
+
+    def join(self, player: str) -> Conn:
+        status, conn = self.connect(player)
+        assert status == 200 and conn is not None
+        return conn
+
+    def select_route(self, body: str) -> str:
+        try:
+            action = json.loads(body).get("action")
+        except (ValueError, AttributeError):
+            action = None
+        return action if isinstance(action, str) and action in self.routes else "$default"
+
+    def message(self, cid: str, body: str, route: str | None = None) -> None:
+        event = load_event("message-rooms")
+        route = route or self.select_route(body)
+        event["requestContext"].update(connectionId=cid, routeKey=route,
+                                       messageId=f"m{next(_ids)}", requestId=f"q{next(_ids)}")
+        event["body"] = body
+        function(self.routes[route])(event, LambdaContext())
+
+    def disconnect(self, cid: str) -> None:
+        self.api.open.discard(cid)
+        event = load_event("disconnect")
+        event["requestContext"]["connectionId"] = cid
+        function(self.routes["$disconnect"])(event, LambdaContext())
+
+    # --- timers ---------------------------------------------------------------------
+
+    def deliver_timers(self) -> dict[str, Any]:
+        """Hand every timer message sent so far to the timeout function (as SQS would)."""
+        event = load_event("timer-sqs")
+        template = event["Records"][0]
+        event["Records"] = []
+        for i, sent in enumerate(self.sqs.sent):
+            record = copy.deepcopy(template)
+            record.update(messageId=f"t{i}", body=json.dumps(sent["body"]))
+            event["Records"].append(record)
+        self.sqs.sent.clear()
+        return dict(function("timeout")(event, LambdaContext()))
+
+    def sweep(self) -> dict[str, Any]:
+        return dict(function("timeout")(load_event("sweep"), LambdaContext()))
+
+    # --- inspection -------------------------------------------------------------------
+
+    def stored_state(self, game: str) -> dict[str, Any]:
+        row = self.svc.games.load(game)
+        assert row is not None
+        return row.state
+
+    def close(self) -> None:
+        ctx.install(None)
