@@ -435,7 +435,7 @@ def _resolve(
 
 def _inherited_note(spec: _RoomSpec) -> Mapping[str, str]:
     return {
-        variant: f" (settings from room {vs.like!r})"
+        variant: f" (with `like: {vs.like}`)"
         for variant, vs in spec.variants.items()
         if vs.like is not None
     }
