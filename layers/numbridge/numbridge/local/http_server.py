@@ -1,0 +1,72 @@
+"""One HTTP server for both faces of API Gateway: the WebSocket endpoint and ``@connections``."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Mapping
+
+from aiohttp import web
+
+from numbridge.local.connections import ConnectionRegistry
+from numbridge.local.events import STAGE
+from numbridge.local.functions import Function, Invoker
+from numbridge.local.gateway import Gateway, GatewaySettings
+from numbridge.local.management import ManagementApi
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A bound (not yet listening) socket: the port is ours, clients are refused until ready."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def base_url(host: str, port: int, scheme: str = "http") -> str:
+    if host in ("", "0.0.0.0"):
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{port}"
+
+
+class GatewayServer:
+    """The local API Gateway: routes to functions, connections, and the HTTP server."""
+
+    def __init__(
+        self,
+        routes: Mapping[str, Function],
+        invoker: Invoker,
+        settings: GatewaySettings | None = None,
+    ) -> None:
+        self.registry = ConnectionRegistry()
+        self.gateway = Gateway(routes, invoker, self.registry, settings)
+        self.management = ManagementApi(self.registry, self.gateway.close)
+        self._runner: web.AppRunner | None = None
+
+    def application(self) -> web.Application:
+        app = web.Application()
+        app.router.add_get("/", self.gateway.handle)
+        app.router.add_get(f"/{STAGE}", self.gateway.handle)
+        self.management.add_routes(app)
+        return app
+
+    async def start(self, sock: socket.socket) -> None:
+        """Serve on a socket from :func:`bind`."""
+        self._runner = web.AppRunner(self.application(), handle_signals=False, access_log=None)
+        await self._runner.setup()
+        await web.SockSite(self._runner, sock).start()
+
+    async def stop(self) -> None:
+        """Close every connection with 1001 (their ``$disconnect`` handlers run), then stop."""
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None

@@ -1,0 +1,55 @@
+"""The local gateway on a background thread, for tests (like moto's ``ThreadedMotoServer``)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Mapping
+from types import TracebackType
+
+from numbridge.local.functions import Function, Invoker
+from numbridge.local.gateway import GatewaySettings
+from numbridge.local.http_server import GatewayServer, base_url, bind
+
+
+class ThreadedGateway:
+    """``with ThreadedGateway(routes) as gw:`` serves on ``gw.url`` / ``gw.ws_url``."""
+
+    def __init__(
+        self,
+        routes: Mapping[str, Function],
+        host: str = "127.0.0.1",
+        port: int = 0,
+        settings: GatewaySettings | None = None,
+    ) -> None:
+        self._sock = bind(host, port)
+        self.port: int = self._sock.getsockname()[1]
+        self.url = base_url(host, self.port)
+        self.ws_url = base_url(host, self.port, "ws") + "/"
+        self.invoker = Invoker(max_workers=8)
+        self.server = GatewayServer(routes, self.invoker, settings)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self.server.start(self._sock), self._loop).result(10)
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.stop(), self._loop).result(30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()
+        self.invoker.shutdown()
+
+    def __enter__(self) -> ThreadedGateway:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
