@@ -1,0 +1,128 @@
+"""numbridge.rules — the whole game of Numbridge as a pure library (RULES.md).
+
+No I/O, no clock, no global randomness: callers pass ``now_ms`` and a
+``random.Random`` (production: ``secrets.SystemRandom()``). Imports only the
+standard library.
+
+Entry points: :func:`new_game`, :func:`apply`, :func:`advance`,
+:func:`next_deadline`, :func:`candidates`, :func:`player_view`,
+:func:`spectator_view`, :func:`archive_record`; states serialise with
+``GameState.to_dict()`` / ``GameState.from_dict()``.
+
+Events
+======
+
+Each call returns a :class:`Transition` with the new state and its events.
+Every event carries ``v`` (the game version it brings the game to; +1 per
+event). ``to=None``: for every viewer; ``to=seat``: that seat only (the
+service sends others ``{"type": "hidden"}``). Cells are ``[r, c]`` lists.
+A new game has ``v == 0`` and no events (the service pushes full views).
+
+=================  =====================================================================
+kind               data
+=================  =====================================================================
+placed             {seat, cell, digit} — a correct placement; the cell is now seat's
+mistake            {seat, cell, digit} — a wrong placement (public, RULES §5); the tile
+                   went back to the bag
+taken              {seat, cell, paid} — a clue taken; ``paid`` tiles (0, 1 or 2) went to
+                   the bag (which ones is not public)
+exchanged          {seat, count} — the hand (``count`` tiles) went into the bag, a new
+                   hand was drawn
+swapped            {seat, cell} — pie rule: red took over blue's first cell
+timeout            {seat} — the move limit passed: the move (in Domains, the rest of the
+                   pair) is lost; the hand refills as after a mistake
+passed             {seat} — automatic pass: empty hand, empty bag, no free clue
+                   (Domains: the rest of the pair)
+hand               {hand: [digits]} — to=that seat only; after every change of its hand
+turn               {turn, deadline_ms, now_ms, bag, hand_sizes: {blue, red},
+                   clock_ms: {blue, red}, mistakes: {blue, red}, and in Domains
+                   moves_left_in_pair, block_table: {blue, red, undecided}, or in
+                   Bridge/Blitz swap_available (the player to move may swap now)} —
+                   public summary closing every turn and a resume
+draw_offered       {seat} — seat offers a draw
+draw_declined      {seat} — seat declined the opponent's offer
+draw_lapsed        {seat} — seat's offer lapsed: its receiver made a move
+adjourn_offered    {seat}
+adjourn_lapsed     {seat} — as draw_lapsed
+adjourned          {seat, clock_ms: {blue, red}} — seat accepted; clocks stopped
+resume_requested   {seat} — seat asks to resume an adjourned game
+resumed            {seat} — the second request: play goes on (a ``turn`` follows)
+finished           {result} — result: {winner: seat|null, by: goal|resign|agreement|time,
+                   path: [[r, c], ...] (Bridge/Blitz goal), blocks: [block ids of the
+                   winner], block_table: {blue, red, undecided} (Domains goal)}
+=================  =====================================================================
+
+Order within one turn: the action's event (placed / mistake / taken /
+exchanged / swapped / timeout), any ``*_lapsed``, ``hand`` (to the mover, if it
+changed), then ``finished``, or any ``passed`` and one ``turn``. A loss on
+time is a bare ``finished`` with ``by: "time"``.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    AcceptAdjourn,
+    AcceptDraw,
+    Action,
+    DeclineDraw,
+    Exchange,
+    OfferAdjourn,
+    OfferDraw,
+    Place,
+    Resign,
+    Resume,
+    Swap,
+    Take,
+)
+from .engine import advance, apply, new_game
+from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
+from .events import Event, Transition
+from .geometry import InvalidLayout, Layout
+from .highlight import candidates
+from .options import Board, GameOptions
+from .record import archive_record
+from .seats import Seat, Status, Variant, other
+from .state import SCHEMA, GameState, RecordEntry, Result
+from .views import next_deadline, player_view, spectator_view
+
+__all__ = [
+    "SCHEMA",
+    "AcceptAdjourn",
+    "AcceptDraw",
+    "Action",
+    "Board",
+    "DeclineDraw",
+    "Event",
+    "Exchange",
+    "GameOptions",
+    "GameOver",
+    "GameState",
+    "IllegalAction",
+    "InvalidLayout",
+    "Layout",
+    "MalformedAction",
+    "NotYourTurn",
+    "OfferAdjourn",
+    "OfferDraw",
+    "Place",
+    "RecordEntry",
+    "Resign",
+    "Result",
+    "Resume",
+    "RulesError",
+    "Seat",
+    "Status",
+    "Swap",
+    "Take",
+    "Transition",
+    "Variant",
+    "advance",
+    "apply",
+    "archive_record",
+    "candidates",
+    "new_game",
+    "next_deadline",
+    "other",
+    "player_view",
+    "spectator_view",
+]

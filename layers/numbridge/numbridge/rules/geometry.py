@@ -1,4 +1,4 @@
-"""Board geometry: an N×N hex rhombus in axial coordinates (RULES.md §2).
+"""Board geometry: an NxN hex rhombus in axial coordinates (RULES.md §2).
 
 Cells are addressed by index ``r*N + c``. Blocks come from a *layout* (a block
 id per cell), so regular and irregular blocks are the same code.
@@ -92,7 +92,7 @@ class Layout:
 
     @classmethod
     def from_string(cls, text: str) -> Layout:
-        """Parse N×N block ids (``0``…``N-1``) in index order and validate them."""
+        """Parse NxN block ids (``0``…``N-1``) in index order and validate them."""
         size = {36: 6, 81: 9}.get(len(text))
         if size is None:
             raise InvalidLayout(f"a layout has 36 or 81 block ids, not {len(text)}")
@@ -145,7 +145,7 @@ def validate_layout(layout: Layout) -> None:
     size = layout.size
     check_size(size)
     if len(layout.blocks) != size * size:
-        raise InvalidLayout(f"a {size}×{size} layout has {size * size} cells")
+        raise InvalidLayout(f"a {size}x{size} layout has {size * size} cells")
     for block in range(size):
         cells = layout.block_cells(block)
         if len(cells) != size:
@@ -155,3 +155,19 @@ def validate_layout(layout: Layout) -> None:
     stray = set(layout.blocks) - set(range(size))
     if stray:
         raise InvalidLayout(f"block ids must be 0…{size - 1}, found {sorted(stray)}")
+
+
+@cache
+def peer_table(layout: Layout) -> tuple[frozenset[int], ...]:
+    """``peer_table(layout)[i] == layout.peers(i)`` for every cell, computed once per layout."""
+    size = layout.size
+    blocks: dict[int, set[int]] = {}
+    for i, b in enumerate(layout.blocks):
+        blocks.setdefault(b, set()).add(i)
+    table = []
+    for i in range(size * size):
+        r, c = cell_of(i, size)
+        group = set(row_cells(r, size)) | set(column_cells(c, size)) | blocks[layout.blocks[i]]
+        group.discard(i)
+        table.append(frozenset(group))
+    return tuple(table)

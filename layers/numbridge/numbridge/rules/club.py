@@ -1,0 +1,115 @@
+"""The club buttons (RULES.md §7): resign, draw offers, adjournment and resuming.
+
+[decided] An offer lapses when its receiver makes a move (see :mod:`.flow`);
+offering while the opponent's same offer is pending is an acceptance; draws
+may be offered and agreed while the game is adjourned, adjournment only while
+it is being played. Adjourning charges the mover's time so far to their game
+clock and stops both clocks; resuming (both players ask) gives the player to
+move a fresh move limit, game clocks as they were.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    AcceptAdjourn,
+    AcceptDraw,
+    DeclineDraw,
+    OfferAdjourn,
+    OfferDraw,
+    Resign,
+    Resume,
+    describe,
+)
+from .draft import Draft
+from .errors import IllegalAction
+from .flow import finish
+from .seats import SEATS, Seat, other
+from .state import RecordEntry, Result
+from .views import turn_summary
+
+
+def _settle(d: Draft, now_ms: int) -> None:
+    """Charge the mover's running time before the clocks stop."""
+    if d.status == "playing":
+        d.charge(now_ms)
+
+
+def resign(d: Draft, seat: Seat, action: Resign, now_ms: int) -> None:
+    _settle(d, now_ms)
+    d.note(RecordEntry(seat=seat, action="resign", at_ms=now_ms))
+    finish(d, Result(winner=other(seat), by="resign"))
+
+
+def offer_draw(d: Draft, seat: Seat, action: OfferDraw, now_ms: int) -> None:
+    offerer = d.offers["draw"]
+    if offerer == seat:
+        raise IllegalAction(f"{describe(action)}: you have already offered a draw")
+    if offerer == other(seat):
+        accept_draw(d, seat, AcceptDraw(), now_ms)
+        return
+    d.offers["draw"] = seat
+    d.emit("draw_offered", {"seat": seat})
+
+
+def _check_offer(d: Draft, seat: Seat, kind: str, what: str) -> None:
+    if d.offers[kind] != other(seat):
+        noun = "a draw" if kind == "draw" else "an adjournment"
+        raise IllegalAction(f"{what}: {other(seat)} has not offered {noun}")
+
+
+def accept_draw(d: Draft, seat: Seat, action: AcceptDraw, now_ms: int) -> None:
+    _check_offer(d, seat, "draw", describe(action))
+    _settle(d, now_ms)
+    d.note(RecordEntry(seat=seat, action="draw", at_ms=now_ms))
+    finish(d, Result(winner=None, by="agreement"))
+
+
+def decline_draw(d: Draft, seat: Seat, action: DeclineDraw, now_ms: int) -> None:
+    _check_offer(d, seat, "draw", describe(action))
+    d.offers["draw"] = None
+    d.emit("draw_declined", {"seat": seat})
+
+
+def offer_adjourn(d: Draft, seat: Seat, action: OfferAdjourn, now_ms: int) -> None:
+    what = describe(action)
+    if d.status != "playing":
+        raise IllegalAction(f"{what}: the game is already adjourned")
+    offerer = d.offers["adjourn"]
+    if offerer == seat:
+        raise IllegalAction(f"{what}: you have already offered an adjournment")
+    if offerer == other(seat):
+        accept_adjourn(d, seat, AcceptAdjourn(), now_ms)
+        return
+    d.offers["adjourn"] = seat
+    d.emit("adjourn_offered", {"seat": seat})
+
+
+def accept_adjourn(d: Draft, seat: Seat, action: AcceptAdjourn, now_ms: int) -> None:
+    what = describe(action)
+    if d.status != "playing":
+        raise IllegalAction(f"{what}: the game is already adjourned")
+    _check_offer(d, seat, "adjourn", what)
+    _settle(d, now_ms)
+    d.status = "adjourned"
+    d.offers["adjourn"] = None
+    d.resume = {"blue": False, "red": False}
+    d.note(RecordEntry(seat=seat, action="adjourn", at_ms=now_ms))
+    d.emit("adjourned", {"seat": seat, "clock_ms": {s: d.clocks[s] for s in SEATS}})
+
+
+def resume(d: Draft, seat: Seat, action: Resume, now_ms: int) -> None:
+    what = describe(action)
+    if d.status != "adjourned":
+        raise IllegalAction(f"{what}: the game is not adjourned")
+    if d.resume[seat]:
+        raise IllegalAction(f"{what}: you have already asked to resume")
+    if not d.resume[other(seat)]:
+        d.resume[seat] = True
+        d.emit("resume_requested", {"seat": seat})
+        return
+    d.resume = {"blue": False, "red": False}
+    d.status = "playing"
+    d.turn_started = now_ms
+    d.note(RecordEntry(seat=seat, action="resume", at_ms=now_ms))
+    d.emit("resumed", {"seat": seat})
+    d.emit("turn", turn_summary(d.freeze(), now_ms))

@@ -1,0 +1,118 @@
+"""The shared steps of every turn: ending a turn, starting the next, auto passes, the end.
+
+Order of events for one turn: the action's own event (``placed``, ``mistake``,
+``taken``, ``exchanged``, ``swapped``, ``timeout``), then ``draw_lapsed`` /
+``adjourn_lapsed`` if the mover received an offer, then ``hand`` (to the mover,
+if their hand changed), then either ``finished`` or any ``passed`` and a
+closing ``turn`` summary.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from . import tiles, turns
+from .draft import Draft
+from .geometry import cell_of
+from .goals import goal_reached
+from .seats import Seat, other
+from .state import RecordEntry, Result
+from .views import turn_summary
+
+
+def emit_hand(d: Draft, seat: Seat, before: Sequence[int]) -> None:
+    if list(before) != d.hands[seat]:
+        d.emit("hand", {"hand": list(d.hands[seat])}, to=seat)
+
+
+def lapse_offers(d: Draft, mover: Seat) -> None:
+    """RULES.md §7 [decided]: an offer lapses when its receiver makes a move."""
+    for kind in ("draw", "adjourn"):
+        offerer = d.offers[kind]
+        if offerer is not None and offerer == other(mover):
+            d.offers[kind] = None
+            d.emit(f"{kind}_lapsed", {"seat": offerer})
+
+
+def finish(d: Draft, result: Result) -> None:
+    d.status = "finished"
+    d.outcome = result
+    d.offers = {"draw": None, "adjourn": None}
+    d.resume = {"blue": False, "red": False}
+    d.emit("finished", {"result": result.to_dict()})
+
+
+def check_goal(d: Draft, mover: Seat) -> bool:
+    """Finish the game if the variant's goal is reached; True if it was."""
+    reached = goal_reached(d.options.variant, d.owners, d.board.layout, mover)
+    if reached is None:
+        return False
+    table = reached.table
+    finish(
+        d,
+        Result(
+            winner=reached.winner,
+            by="goal",
+            path=reached.path,
+            blocks=reached.blocks,
+            block_table=None
+            if table is None
+            else (table.count("blue"), table.count("red"), table.undecided),
+        ),
+    )
+    return True
+
+
+def end_turn(
+    d: Draft,
+    seat: Seat,
+    at_ms: int,
+    rng: random.Random,
+    hand_before: Sequence[int],
+    *,
+    refill: bool = True,
+    lost_pair: bool = False,
+    by_move: bool = True,
+) -> None:
+    """Close the mover's turn: offers, goal, refill, then hand the move on.
+
+    ``refill=False`` after a take that cost 2 (no refill until the end of the
+    taker's next turn); ``lost_pair`` after a timeout (Domains: the pair is
+    lost); ``by_move`` when the player acted (offers to them lapse).
+    """
+    d.turns_played += 1
+    if by_move:
+        lapse_offers(d, seat)
+    if check_goal(d, seat):
+        emit_hand(d, seat, hand_before)
+        return
+    if refill:
+        tiles.refill(d.hands[seat], d.bag, rng)
+    emit_hand(d, seat, hand_before)
+    variant = d.options.variant
+    if lost_pair:
+        nxt, moves = turns.after_lost_pair(variant, seat)
+    else:
+        nxt, moves = turns.after_move(variant, seat, d.moves_left)
+    start_turn(d, nxt, moves, at_ms)
+    d.emit("turn", turn_summary(d.freeze(), at_ms))
+
+
+def start_turn(d: Draft, seat: Seat, moves_left: int, at_ms: int) -> None:
+    """Give the move to ``seat``, passing automatically while it has nothing to play."""
+    d.to_move, d.moves_left, d.turn_started = seat, moves_left, at_ms
+    passes = 0
+    while d.must_pass(d.to_move):
+        passes += 1
+        if passes > 2:  # both must pass: every cell is owned, so a goal was reached
+            raise RuntimeError("both players have nothing to play but the game goes on")
+        mover = d.to_move
+        d.turns_played += 1
+        d.note(RecordEntry(seat=mover, action="pass", at_ms=at_ms))
+        d.emit("passed", {"seat": mover})
+        d.to_move, d.moves_left = turns.after_lost_pair(d.options.variant, mover)
+
+
+def cell_list(d: Draft, index: int) -> list[int]:
+    return list(cell_of(index, d.size))

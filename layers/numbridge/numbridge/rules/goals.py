@@ -1,0 +1,127 @@
+"""Goals (RULES.md §7, §9, §10): connections in Bridge/Blitz, block majorities in Domains.
+
+Bridge/Blitz: blue joins row r=0 to row r=N-1, red joins column c=0 to
+column c=N-1, through chains of six-neighbours; corner cells lie on two sides.
+Domains: a block belongs to whoever owns a majority of its cells (5 of 9); the
+game ends as soon as mine > theirs + undecided.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .geometry import Layout, cell_of, column_cells, neighbours, row_cells
+from .seats import MARK, SEATS, Seat, Variant, other
+
+
+def _sides(seat: Seat, size: int) -> tuple[tuple[int, ...], frozenset[int]]:
+    if seat == "blue":
+        return row_cells(0, size), frozenset(row_cells(size - 1, size))
+    return column_cells(0, size), frozenset(column_cells(size - 1, size))
+
+
+def touches(seat: Seat, index: int, size: int) -> tuple[bool, bool]:
+    """Whether a cell lies on the seat's first side and on its second side."""
+    first, second = _sides(seat, size)
+    return index in first, index in second
+
+
+def connection(owners: Sequence[str], size: int, seat: Seat) -> list[int] | None:
+    """A shortest chain of the seat's cells joining its two sides, or None."""
+    mark = MARK[seat]
+    starts, goal = _sides(seat, size)
+    parent: dict[int, int] = {}
+    queue: deque[int] = deque()
+    for cell in starts:
+        if owners[cell] == mark:
+            parent[cell] = cell
+            queue.append(cell)
+    while queue:
+        cell = queue.popleft()
+        if cell in goal:
+            path = [cell]
+            while parent[path[-1]] != path[-1]:
+                path.append(parent[path[-1]])
+            path.reverse()
+            return path
+        for n in neighbours(cell, size):
+            if n not in parent and owners[n] == mark:
+                parent[n] = cell
+                queue.append(n)
+    return None
+
+
+@dataclass(frozen=True)
+class BlockTable:
+    """Domains: the owner of each block (seat or None) and the counts."""
+
+    owners: tuple[Seat | None, ...]
+
+    def count(self, seat: Seat) -> int:
+        return sum(1 for o in self.owners if o == seat)
+
+    @property
+    def undecided(self) -> int:
+        return sum(1 for o in self.owners if o is None)
+
+    def to_dict(self) -> dict[str, int]:
+        return {"blue": self.count("blue"), "red": self.count("red"), "undecided": self.undecided}
+
+    def marks(self) -> str:
+        """One character per block: 'b', 'r' or '.' (undecided)."""
+        return "".join("." if o is None else MARK[o] for o in self.owners)
+
+    def blocks_of(self, seat: Seat) -> list[int]:
+        return [b for b, o in enumerate(self.owners) if o == seat]
+
+    def winner(self) -> Seat | None:
+        """The early end: the seat that has more blocks than the other could reach."""
+        for seat in SEATS:
+            if self.count(seat) > self.count(other(seat)) + self.undecided:
+                return seat
+        return None
+
+
+def block_table(owners: Sequence[str], layout: Layout) -> BlockTable:
+    size = layout.size
+    majority = size // 2 + 1
+    counts = [[0, 0] for _ in range(size)]
+    for cell, mark in enumerate(owners):
+        if mark == "b":
+            counts[layout.blocks[cell]][0] += 1
+        elif mark == "r":
+            counts[layout.blocks[cell]][1] += 1
+    table: list[Seat | None] = []
+    for blue, red in counts:
+        table.append("blue" if blue >= majority else "red" if red >= majority else None)
+    return BlockTable(tuple(table))
+
+
+@dataclass(frozen=True)
+class GoalReached:
+    """Who reached the goal and how: the chain (Bridge/Blitz) or the blocks (Domains)."""
+
+    winner: Seat
+    path: tuple[tuple[int, int], ...] | None = None
+    blocks: tuple[int, ...] | None = None
+    table: BlockTable | None = None
+
+
+def goal_reached(
+    variant: Variant, owners: Sequence[str], layout: Layout, mover: Seat
+) -> GoalReached | None:
+    """Whether the variant's goal is reached; the mover is checked first."""
+    size = layout.size
+    if variant == "domains":
+        table = block_table(owners, layout)
+        winner = table.winner()
+        if winner is None:
+            return None
+        return GoalReached(winner, blocks=tuple(table.blocks_of(winner)), table=table)
+    for seat in (mover, other(mover)):
+        path = connection(owners, size, seat)
+        if path is not None:
+            return GoalReached(seat, path=tuple(cell_of(i, size) for i in path))
+    return None

@@ -1,0 +1,137 @@
+"""What a game is played with: the options chosen by the room and proposal, and the board.
+
+Both are frozen values with ``to_dict``/``from_dict``; invalid values raise
+``ValueError`` (they are programming or configuration errors, not player moves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .geometry import Layout, validate_layout
+from .seats import BlockKind, Variant, is_block_kind, is_variant
+
+MAX_TAKE_PRICE = 3  # a hand holds 3 tiles; a price above that could never be paid
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """The settings of one game (RULES.md §8, §11). ``game_ms=None``: no game clock."""
+
+    room: str
+    variant: Variant
+    size: int
+    blocks: BlockKind
+    clues: int
+    take_price: int
+    move_ms: int
+    game_ms: int | None
+    highlighting: bool
+    rated: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.room, str) or not self.room:
+            raise ValueError(f"room must be a non-empty string, not {self.room!r}")
+        if not is_variant(self.variant):
+            raise ValueError(f"unknown variant {self.variant!r}")
+        if self.size not in (6, 9) or not _is_int(self.size):
+            raise ValueError(f"size must be 6 or 9, not {self.size!r}")
+        if not is_block_kind(self.blocks):
+            raise ValueError(f"blocks must be 'regular' or 'irregular', not {self.blocks!r}")
+        if not _is_int(self.clues) or not 0 <= self.clues <= self.size * self.size:
+            raise ValueError(f"clues must be 0…{self.size * self.size}, not {self.clues!r}")
+        if not _is_int(self.take_price) or not 1 <= self.take_price <= MAX_TAKE_PRICE:
+            raise ValueError(f"take_price must be 1…{MAX_TAKE_PRICE}, not {self.take_price!r}")
+        if not _is_int(self.move_ms) or self.move_ms <= 0:
+            raise ValueError(f"move_ms must be a positive int, not {self.move_ms!r}")
+        if self.game_ms is not None and (not _is_int(self.game_ms) or self.game_ms <= 0):
+            raise ValueError(f"game_ms must be a positive int or None, not {self.game_ms!r}")
+        if not isinstance(self.highlighting, bool) or not isinstance(self.rated, bool):
+            raise ValueError("highlighting and rated must be booleans")
+
+    @property
+    def majority(self) -> int:
+        """Cells of a block a player needs to own it (Domains): more than half, 5 of 9."""
+        return self.size // 2 + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "room": self.room,
+            "variant": self.variant,
+            "size": self.size,
+            "blocks": self.blocks,
+            "clues": self.clues,
+            "take_price": self.take_price,
+            "move_ms": self.move_ms,
+            "game_ms": self.game_ms,
+            "highlighting": self.highlighting,
+            "rated": self.rated,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameOptions:
+        try:
+            return cls(
+                room=data["room"],
+                variant=data["variant"],
+                size=data["size"],
+                blocks=data["blocks"],
+                clues=data["clues"],
+                take_price=data["take_price"],
+                move_ms=data["move_ms"],
+                game_ms=data["game_ms"],
+                highlighting=data["highlighting"],
+                rated=data["rated"],
+            )
+        except KeyError as exc:
+            raise ValueError(f"game options lack {exc.args[0]!r}") from None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A dealt board: the block layout, the givens (digit or '.') and the full solution."""
+
+    layout: Layout
+    givens: str
+    solution: str
+
+    def __post_init__(self) -> None:
+        validate_layout(self.layout)
+        n = self.layout.size
+        cells = n * n
+        digits = {str(d) for d in range(1, n + 1)}
+        if len(self.solution) != cells or not set(self.solution) <= digits:
+            raise ValueError(f"the solution must be {cells} digits 1…{n}")
+        if len(self.givens) != cells:
+            raise ValueError(f"the givens must be {cells} characters")
+        for i, (given, solved) in enumerate(zip(self.givens, self.solution, strict=True)):
+            if given not in (".", solved):
+                raise ValueError(f"given {given!r} at index {i} disagrees with the solution")
+        for unit in self.layout.units():
+            if {self.solution[i] for i in unit} != digits:
+                raise ValueError("the solution breaks the sudoku rule")
+
+    @property
+    def size(self) -> int:
+        return self.layout.size
+
+    def clue_mask(self) -> str:
+        """PROTOCOL.md ``clues``: '1' where the cell was a given at the deal, '0' elsewhere."""
+        return "".join("0" if g == "." else "1" for g in self.givens)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "layout": self.layout.to_string(),
+            "givens": self.givens,
+            "solution": self.solution,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Board:
+        return cls(Layout.from_string(data["layout"]), data["givens"], data["solution"])
