@@ -300,6 +300,7 @@ def test_rooms_can_be_built_from_plain_data() -> None:
         ({"clock": "5"}, "room 'r': clock: Extra inputs are not permitted"),
         ({"id": "Big Room"}, "room 'Big Room': id: String should match pattern"),
         ({"id": "<omit>"}, "room #1: id: Field required"),
+        ({"id": "[a, b]"}, "room #1: id: Input should be a valid string"),
     ],
 )
 def test_invalid_room_is_named_with_its_field(override: dict[str, str], expected: str) -> None:

@@ -1,0 +1,7 @@
+"""The club around the table (issue 5): rooms, proposals, ratings — pure parts.
+
+- :mod:`numbridge.club.rooms`: rooms from configuration (``rooms.yaml``,
+  ``$ROOMS_CONFIG``), their public listing, and game options from a proposal;
+- :mod:`numbridge.club.proposals`: the choices of a proposal, seating;
+- :mod:`numbridge.club.ratings`: Glicko-2.
+"""

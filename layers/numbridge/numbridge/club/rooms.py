@@ -380,7 +380,7 @@ def parse_rooms(data: object, source: str = "(data)") -> Rooms:
             continue
         specs[spec.id] = spec
 
-    known_ids = {e.get("id") for e in entries if isinstance(e, dict)}
+    known_ids = {e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
     rooms: list[Room] = []
     for spec in specs.values():
         label = f"room {spec.id!r}"
@@ -409,7 +409,7 @@ class _Unresolved(Exception):
 
 def _resolve(
     specs: Mapping[str, _RoomSpec],
-    known_ids: set[object],
+    known_ids: set[str],
     room_id: str,
     variant: Variant,
     trail: tuple[str, ...],
