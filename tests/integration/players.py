@@ -1,0 +1,74 @@
+"""A test player that knows the solution (read from the store, as only a test may)
+and plays through the handlers: mostly correct placements, some mistakes,
+takes and exchanges, so every kind of turn crosses the wire.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from harness import Conn, World
+from numbridge import rules
+
+
+def current(world: World, game: str) -> rules.GameState:
+    return rules.GameState.from_dict(world.stored_state(game))
+
+
+def choose(state: rules.GameState, rng: random.Random) -> dict[str, Any]:
+    """A legal action for the player to move, as frame fields."""
+    seat = state.turn
+    assert seat is not None
+    size = state.options.size
+    side = state.blue if seat == "blue" else state.red
+    hand = list(side.hand)
+    solution = state.board.solution
+    givens = state.board.givens
+    empty = [i for i, d in enumerate(state.digits) if d == "."]
+    free_clues = [i for i, d in enumerate(givens) if d != "." and state.owners[i] == "."]
+    roll = rng.random()
+    if hand and roll < 0.08 and empty:
+        # A deliberate mistake: a held digit on a cell where it is wrong.
+        wrong = [i for i in empty if int(solution[i]) != hand[0]]
+        if wrong:
+            return {"action": "place", "cell": list(divmod(rng.choice(wrong), size)),
+                    "digit": hand[0]}
+    if free_clues and (not hand or roll < 0.15) and (
+        not hand or len(hand) >= state.options.take_price
+    ):
+        cell = list(divmod(rng.choice(free_clues), size))
+        return {"action": "take", "cell": cell, **({"digit": hand[0]} if hand else {})}
+    if hand:
+        digit = rng.choice(hand)
+        spots = [i for i in empty if int(solution[i]) == digit]
+        return {"action": "place", "cell": list(divmod(rng.choice(spots), size)),
+                "digit": digit}
+    return {"action": "exchange"}
+
+
+def play_out(world: World, game: str, conns: dict[str, Conn], seed: int = 1,
+             max_turns: int = 400) -> rules.GameState:
+    """Play until the game is finished; every action must be acknowledged."""
+    rng = random.Random(seed)
+    for _ in range(max_turns):
+        state = current(world, game)
+        if state.status == "finished":
+            return state
+        conn = conns[state.players[state.turn]] if state.turn else None
+        assert conn is not None
+        fields = choose(state, rng)
+        answer = conn.ask(fields.pop("action"), game=game, **fields)
+        assert answer["type"] == "ack", answer
+    raise AssertionError(f"game {game} did not finish in {max_turns} turns")
+
+
+def start_game(world: World, room: str, proposer: Conn, acceptor: Conn,
+               **choices: Any) -> str:
+    """Propose, accept, and return the new game's id (both players got its state)."""
+    proposal = proposer.ask("propose", room=room, **choices)["proposal"]
+    proposer.new()
+    ack = acceptor.ask("accept", proposal=proposal["id"])
+    assert ack["type"] == "ack", ack
+    [state] = [f for f in proposer.new() if f["type"] == "state"]
+    return str(state["game"])

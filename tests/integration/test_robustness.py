@@ -1,0 +1,239 @@
+"""Bad input, races, crashes, retries, stale connections and timers — through the
+handlers, against moto."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from harness import Conn, World
+from numbridge import rules
+from numbridge.service import play as play_module
+from players import choose, current, start_game
+
+
+def two_players(world: World, room: str = "domains") -> tuple[Conn, Conn, str]:
+    ana, bob = world.join("ana"), world.join("bob")
+    return ana, bob, start_game(world, room, ana, bob, colour="blue")
+
+
+def an_empty_cell(state: rules.GameState) -> list[int]:
+    return list(divmod(state.digits.index("."), state.options.size))
+
+
+def a_clue_cell(state: rules.GameState) -> list[int]:
+    index = next(i for i, d in enumerate(state.board.givens) if d != ".")
+    return list(divmod(index, state.options.size))
+
+
+def test_bad_input_gets_a_typed_error_to_that_client_only_and_changes_nothing(
+    world: World,
+) -> None:
+    ana, bob, game = two_players(world)
+    eve = world.join("eve")
+    state = current(world, game)
+    before = world.stored_state(game)
+    held = set(state.blue.hand)
+    missing = next(d for d in range(1, 10) if d not in held)
+    empty, clue = an_empty_cell(state), a_clue_cell(state)
+    cases: list[tuple[Conn, str, str]] = [
+        (ana, "{not json", "malformed"),
+        (ana, '["place"]', "malformed"),
+        (ana, '{"action": "castle", "id": "u1"}', "unknown_action"),
+        (ana, '{"action": "place", "id": "m1", "game": "%s", "cell": [1]}' % game, "malformed"),
+        (ana, '{"action": "place", "id": "o1", "game": "%s", "cell": [9, 0], "digit": %d}'
+         % (game, next(iter(held))), "illegal"),
+        (ana, '{"action": "place", "id": "c1", "game": "%s", "cell": %s, "digit": %d}'
+         % (game, clue, next(iter(held))), "illegal"),
+        (ana, '{"action": "place", "id": "t1", "game": "%s", "cell": %s, "digit": %d}'
+         % (game, empty, missing), "illegal"),
+        (ana, '{"action": "take", "id": "d1", "game": "%s", "cell": %s}' % (game, clue),
+         "illegal"),
+        (bob, '{"action": "exchange", "id": "n1", "game": "%s"}' % game, "not_your_turn"),
+        (bob, '{"action": "swap", "id": "s1", "game": "%s"}' % game, "illegal"),
+        (eve, '{"action": "exchange", "id": "e1", "game": "%s"}' % game, "unauthorized"),
+        (eve, '{"action": "sync", "id": "e2", "game": "%s"}' % game, "unauthorized"),
+        (ana, '{"action": "exchange", "id": "g1", "game": "g-nope"}', "not_found"),
+    ]
+    for conn, raw, code in cases:
+        for c in (ana, bob, eve):
+            c.new()
+        [answer] = conn.raw(raw)
+        assert answer["type"] == "error" and answer["code"] == code, (raw, answer)
+        assert answer["message"]
+        others = [c for c in (ana, bob, eve) if c is not conn]
+        assert all(c.new() == [] for c in others), raw
+        assert world.stored_state(game) == before, raw
+
+    # A finished game refuses everything with game_over, and still changes nothing.
+    ana.ask("resign", game=game)
+    finished = world.stored_state(game)
+    answer = bob.ask("exchange", game=game)
+    assert answer["code"] == "game_over"
+    assert world.stored_state(game) == finished
+
+
+def test_two_actions_racing_for_one_turn_apply_exactly_once(
+    world: World, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ana, bob, game = two_players(world, "bridge")
+    conn_b = world.join("ana")  # the same player on a second device
+    real_load = play_module.load
+    for round_ in range(12):
+        state = current(world, game)
+        mover = ana if state.players[state.turn] == "ana" else bob
+        second = conn_b if mover is ana else world.join("bob")
+        gate = threading.Barrier(2, timeout=10)
+        loads: dict[int, int] = {}
+
+        def racing_load(svc: Any, game_id: str, player: str) -> Any:
+            found = real_load(svc, game_id, player)
+            me = threading.get_ident()
+            loads[me] = loads.get(me, 0) + 1
+            if loads[me] == 1:
+                gate.wait()  # both requests hold the same version before either commits
+            return found
+
+        monkeypatch.setattr(play_module, "load", racing_load)
+        fields = choose(state, __import__("random").Random(round_))
+        fields.pop("action")
+        action = "exchange" if "cell" not in fields else "place"
+        if action == "exchange":
+            fields = {}
+        elif "digit" not in fields:
+            action = "take"
+        answers: dict[str, dict[str, Any]] = {}
+
+        def send(conn: Conn, name: str) -> None:
+            answers[name] = conn.ask(action, game=game, id=f"race-{round_}-{name}", **fields)
+
+        threads = [threading.Thread(target=send, args=(c, n))
+                   for c, n in ((mover, "one"), (second, "two"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        monkeypatch.setattr(play_module, "load", real_load)
+        kinds = sorted(a["type"] for a in answers.values())
+        assert kinds == ["ack", "error"], answers
+        [refused] = [a for a in answers.values() if a["type"] == "error"]
+        assert refused["code"] in {"not_your_turn", "illegal", "conflict"}
+        after = current(world, game)
+        assert after.turns_played == state.turns_played + 1
+        assert after.status == "playing"
+
+
+def test_a_crash_between_commit_and_posts_loses_nothing(world: World) -> None:
+    ana, bob, game = two_players(world)
+    state = current(world, game)
+    seen = bob.v.get(game, 0)
+    fields = choose(state, __import__("random").Random(3))
+    action = fields.pop("action")
+    world.api.crash_after_commit = True
+    with pytest.raises(SystemExit):
+        ana.send(action, game=game, id="crashy", **fields)
+    world.api.crash_after_commit = False
+    after = current(world, game)
+    assert after.v > state.v  # the move was committed, nobody was told
+
+    # Bob catches up from his last v; Ana retries the same request: applied once.
+    missed = bob.send("sync", game=game, v=seen, id="catch-up")
+    assert [f["v"] for f in missed[:-1]] == list(range(seen + 1, after.v + 1))
+    assert missed[-1] == {"type": "ack", "id": "catch-up"}
+    retry = ana.send(action, game=game, id="crashy", **fields)
+    assert [f for f in retry if f.get("id") == "crashy"] == [{"type": "ack", "id": "crashy"}]
+    assert current(world, game).v == after.v
+
+
+def test_a_repeated_request_is_applied_once_and_answered_the_same(world: World) -> None:
+    ana, bob, game = two_players(world)
+    refused = bob.ask("exchange", game=game, id="same")
+    again = bob.ask("exchange", game=game, id="same")
+    assert refused == again and refused["code"] == "not_your_turn"
+    first = ana.ask("exchange", game=game, id="x-1")
+    v = current(world, game).v
+    second_device = world.join("ana")
+    repeat = second_device.ask("exchange", game=game, id="x-1")
+    assert first == repeat == {"type": "ack", "id": "x-1"}
+    assert current(world, game).v == v
+
+
+def test_sync_without_v_or_from_too_far_back_sends_the_whole_view(world: World) -> None:
+    ana, _bob, game = two_players(world)
+    answer = ana.ask("sync", game=game)
+    assert answer["type"] == "state" and answer["view"]["v"] == answer["v"]
+    assert answer["view"]["you"] == "blue" and len(answer["view"]["hand"]) == 3
+    assert ana.ask("sync", game=game, v=10_000)["type"] == "state"
+
+
+def test_a_post_to_a_gone_connection_removes_that_connection_only(world: World) -> None:
+    ana, bob, game = two_players(world)
+    old_phone = world.join("bob")
+    world.api.open.discard(old_phone.id)  # the phone went away without a $disconnect
+    assert ana.ask("exchange", game=game)["type"] == "ack"
+    assert world.svc.connections.player_of(old_phone.id) is None
+    assert world.svc.connections.player_of(bob.id) == "bob"
+    assert world.svc.connections.player_of(ana.id) == "ana"
+    assert any(f["type"] == "exchanged" for f in bob.new())
+
+
+def test_the_timer_times_out_a_move_nobody_makes(world: World) -> None:
+    ana, bob, game = two_players(world, "blitz")
+    state = current(world, game)
+    deadline = rules.next_deadline(state)
+    assert deadline is not None
+    sent = world.sqs.sent[-1]
+    assert sent["body"] == {"game": game, "v": state.v, "deadline_ms": deadline}
+    assert sent["delay"] == 30  # seconds: the blitz move limit
+
+    world.clock.advance(deadline - world.clock.now + 100)
+    assert world.deliver_timers() == {"batchItemFailures": []}
+    after = current(world, game)
+    assert after.turn != state.turn
+    for conn in (ana, bob):
+        assert any(f["type"] == "timeout" for f in conn.new())
+    # The stale timer for the old version does nothing more.
+    world.sqs.sent.append({"body": sent["body"], "delay": 0})
+    world.deliver_timers()
+    assert current(world, game).v == after.v
+
+
+def test_the_sweep_catches_a_lost_timer(world: World) -> None:
+    ana, bob, game = two_players(world, "bridge")
+    world.sqs.sent.clear()  # the timer message was lost
+    world.clock.advance(46_000)
+    assert world.sweep() == {"advanced": 1}
+    assert any(f["type"] == "timeout" for f in bob.new())
+    assert world.sweep() == {"advanced": 0}
+
+
+def test_an_action_after_the_deadline_applies_the_timeout_first(world: World) -> None:
+    ana, bob, game = two_players(world, "bridge")
+    state = current(world, game)
+    world.clock.advance(45_001)
+    fields = choose(state, __import__("random").Random(1))
+    action = fields.pop("action")
+    answer = ana.ask(action, game=game, **fields)
+    assert answer["code"] == "not_your_turn"
+    assert any(f["type"] == "timeout" for f in bob.new())
+    assert current(world, game).turn == "red"
+
+
+def test_candidates_are_offered_only_where_the_game_allows(world: World) -> None:
+    ana, bob, game = two_players(world)
+    state = current(world, game)
+    digit = state.blue.hand[0]
+    answer = ana.ask("candidates", game=game, digit=digit)
+    assert answer["type"] == "candidates"
+    cells = {tuple(c) for c in answer["cells"]}
+    assert cells and all(state.digits[r * 9 + c] == "." for r, c in cells)
+    right = {divmod(i, 9) for i, d in enumerate(state.board.solution)
+             if int(d) == digit and state.digits[i] == "."}
+    assert right <= cells
+
+    carl, dan = world.join("carl"), world.join("dan")
+    plain = start_game(world, "domains", carl, dan, highlighting=False)
+    digit = current(world, plain).blue.hand[0]
+    for conn in (carl, dan):
+        assert conn.ask("candidates", game=plain, digit=digit)["code"] in {"illegal"}
