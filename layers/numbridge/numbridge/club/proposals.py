@@ -14,18 +14,27 @@ limits). Both subclass ``ValueError``: catch ``ProposalRejected`` first.
 from __future__ import annotations
 
 import random
-from typing import Final, Literal, get_args
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
 
-Variant = Literal["bridge", "blitz", "domains"]
-BlockKind = Literal["regular", "irregular"]
-Seat = Literal["blue", "red"]
-Colour = Literal["blue", "red", "random"]
+# The rules engine's vocabulary, re-exported for the club's callers.
+from numbridge.rules.seats import BLOCK_KINDS, SEATS, VARIANTS, BlockKind, Seat, Variant
 
-VARIANTS: Final[tuple[Variant, ...]] = get_args(Variant)
-BLOCK_KINDS: Final[tuple[BlockKind, ...]] = get_args(BlockKind)
-SEATS: Final[tuple[Seat, ...]] = get_args(Seat)
+__all__ = [
+    "BLOCK_KINDS",
+    "SEATS",
+    "VARIANTS",
+    "BlockKind",
+    "Colour",
+    "ProposalChoices",
+    "ProposalRejected",
+    "Seat",
+    "Variant",
+    "seat_players",
+]
+
+Colour = Literal["blue", "red", "random"]
 
 
 class ProposalRejected(ValueError):

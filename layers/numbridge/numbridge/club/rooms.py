@@ -36,7 +36,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Final
+from typing import Annotated, Any, Final
 
 import yaml
 from pydantic import (
@@ -57,9 +57,7 @@ from numbridge.club.proposals import (
     ProposalRejected,
     Variant,
 )
-
-if TYPE_CHECKING:
-    from numbridge.rules import GameOptions
+from numbridge.rules import GameOptions
 
 ROOMS_CONFIG_ENV: Final = "ROOMS_CONFIG"
 DEFAULT_ROOMS_RESOURCE: Final = "rooms.yaml"
@@ -244,8 +242,6 @@ class Room(_RoomBase):
         where the room offers several), a block kind not allowed, a clue count
         outside the room's range, or highlighting where the room forbids it.
         """
-        from numbridge.rules import GameOptions
-
         if choices.variant is not None:
             variant = choices.variant
         elif self.variant is not None:
