@@ -68,7 +68,7 @@ def test_a_whole_game_of_each_variant(world: World, room: str) -> None:
         assert (change > 0) == (player == winner)
         assert line["rating"]["provisional"] is True
     board = ana.ask("leaderboard", variant=final.options.variant)["players"]
-    assert [p["name"] for p in board][0] == winner
+    assert board[0]["name"] == winner
     assert {p["name"] for p in board} == {"ana", "bob"}
 
 

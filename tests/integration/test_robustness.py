@@ -3,6 +3,8 @@ handlers, against moto."""
 
 from __future__ import annotations
 
+import json
+import random
 import threading
 from typing import Any
 
@@ -37,24 +39,24 @@ def test_bad_input_gets_a_typed_error_to_that_client_only_and_changes_nothing(
     held = set(state.blue.hand)
     missing = next(d for d in range(1, 10) if d not in held)
     empty, clue = an_empty_cell(state), a_clue_cell(state)
+    def frame(action: str, rid: str, **fields: Any) -> str:
+        return json.dumps({"action": action, "id": rid, **fields})
+
+    digit = next(iter(held))
     cases: list[tuple[Conn, str, str]] = [
         (ana, "{not json", "malformed"),
         (ana, '["place"]', "malformed"),
-        (ana, '{"action": "castle", "id": "u1"}', "unknown_action"),
-        (ana, '{"action": "place", "id": "m1", "game": "%s", "cell": [1]}' % game, "malformed"),
-        (ana, '{"action": "place", "id": "o1", "game": "%s", "cell": [9, 0], "digit": %d}'
-         % (game, next(iter(held))), "illegal"),
-        (ana, '{"action": "place", "id": "c1", "game": "%s", "cell": %s, "digit": %d}'
-         % (game, clue, next(iter(held))), "illegal"),
-        (ana, '{"action": "place", "id": "t1", "game": "%s", "cell": %s, "digit": %d}'
-         % (game, empty, missing), "illegal"),
-        (ana, '{"action": "take", "id": "d1", "game": "%s", "cell": %s}' % (game, clue),
-         "illegal"),
-        (bob, '{"action": "exchange", "id": "n1", "game": "%s"}' % game, "not_your_turn"),
-        (bob, '{"action": "swap", "id": "s1", "game": "%s"}' % game, "illegal"),
-        (eve, '{"action": "exchange", "id": "e1", "game": "%s"}' % game, "unauthorized"),
-        (eve, '{"action": "sync", "id": "e2", "game": "%s"}' % game, "unauthorized"),
-        (ana, '{"action": "exchange", "id": "g1", "game": "g-nope"}', "not_found"),
+        (ana, frame("castle", "u1"), "unknown_action"),
+        (ana, frame("place", "m1", game=game, cell=[1]), "malformed"),
+        (ana, frame("place", "o1", game=game, cell=[9, 0], digit=digit), "illegal"),
+        (ana, frame("place", "c1", game=game, cell=clue, digit=digit), "illegal"),
+        (ana, frame("place", "t1", game=game, cell=empty, digit=missing), "illegal"),
+        (ana, frame("take", "d1", game=game, cell=clue), "illegal"),
+        (bob, frame("exchange", "n1", game=game), "not_your_turn"),
+        (bob, frame("swap", "s1", game=game), "illegal"),
+        (eve, frame("exchange", "e1", game=game), "unauthorized"),
+        (eve, frame("sync", "e2", game=game), "unauthorized"),
+        (ana, frame("exchange", "g1", game="g-nope"), "not_found"),
     ]
     for conn, raw, code in cases:
         for c in (ana, bob, eve):
@@ -74,49 +76,53 @@ def test_bad_input_gets_a_typed_error_to_that_client_only_and_changes_nothing(
     assert world.stored_state(game) == finished
 
 
-def test_two_actions_racing_for_one_turn_apply_exactly_once(
-    world: World, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    ana, bob, game = two_players(world, "bridge")
-    conn_b = world.join("ana")  # the same player on a second device
+def race_once(world: World, game: str, first: Conn, second: Conn, round_: int,
+              monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, Any]]:
+    """Send one action for the same turn from two connections at once; both
+    requests load the same version before either commits."""
+    state = current(world, game)
+    fields = choose(state, random.Random(round_))
+    action = fields.pop("action")
+    gate = threading.Barrier(2, timeout=10)
+    loads: dict[int, int] = {}
     real_load = play_module.load
-    for round_ in range(12):
-        state = current(world, game)
-        mover = ana if state.players[state.turn] == "ana" else bob
-        second = conn_b if mover is ana else world.join("bob")
-        gate = threading.Barrier(2, timeout=10)
-        loads: dict[int, int] = {}
 
-        def racing_load(svc: Any, game_id: str, player: str) -> Any:
-            found = real_load(svc, game_id, player)
-            me = threading.get_ident()
-            loads[me] = loads.get(me, 0) + 1
-            if loads[me] == 1:
-                gate.wait()  # both requests hold the same version before either commits
-            return found
+    def racing_load(svc: Any, game_id: str, player: str) -> Any:
+        found = real_load(svc, game_id, player)
+        me = threading.get_ident()
+        loads[me] = loads.get(me, 0) + 1
+        if loads[me] == 1:
+            gate.wait()
+        return found
 
-        monkeypatch.setattr(play_module, "load", racing_load)
-        fields = choose(state, __import__("random").Random(round_))
-        fields.pop("action")
-        action = "exchange" if "cell" not in fields else "place"
-        if action == "exchange":
-            fields = {}
-        elif "digit" not in fields:
-            action = "take"
-        answers: dict[str, dict[str, Any]] = {}
+    answers: dict[str, dict[str, Any]] = {}
 
-        def send(conn: Conn, name: str) -> None:
-            answers[name] = conn.ask(action, game=game, id=f"race-{round_}-{name}", **fields)
+    def send(conn: Conn, name: str) -> None:
+        answers[name] = conn.ask(action, game=game, id=f"race-{round_}-{name}", **fields)
 
+    monkeypatch.setattr(play_module, "load", racing_load)
+    try:
         threads = [threading.Thread(target=send, args=(c, n))
-                   for c, n in ((mover, "one"), (second, "two"))]
+                   for c, n in ((first, "one"), (second, "two"))]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
+    finally:
         monkeypatch.setattr(play_module, "load", real_load)
-        kinds = sorted(a["type"] for a in answers.values())
-        assert kinds == ["ack", "error"], answers
+    return answers
+
+
+def test_two_actions_racing_for_one_turn_apply_exactly_once(
+    world: World, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ana, bob, game = two_players(world, "bridge")
+    devices = {"ana": (ana, world.join("ana")), "bob": (bob, world.join("bob"))}
+    for round_ in range(12):
+        state = current(world, game)
+        first, second = devices[state.players[state.turn]]
+        answers = race_once(world, game, first, second, round_, monkeypatch)
+        assert sorted(a["type"] for a in answers.values()) == ["ack", "error"], answers
         [refused] = [a for a in answers.values() if a["type"] == "error"]
         assert refused["code"] in {"not_your_turn", "illegal", "conflict"}
         after = current(world, game)
@@ -128,7 +134,7 @@ def test_a_crash_between_commit_and_posts_loses_nothing(world: World) -> None:
     ana, bob, game = two_players(world)
     state = current(world, game)
     seen = bob.v.get(game, 0)
-    fields = choose(state, __import__("random").Random(3))
+    fields = choose(state, random.Random(3))
     action = fields.pop("action")
     world.api.crash_after_commit = True
     with pytest.raises(SystemExit):
@@ -200,7 +206,7 @@ def test_the_timer_times_out_a_move_nobody_makes(world: World) -> None:
 
 
 def test_the_sweep_catches_a_lost_timer(world: World) -> None:
-    ana, bob, game = two_players(world, "bridge")
+    _ana, bob, _game = two_players(world, "bridge")
     world.sqs.sent.clear()  # the timer message was lost
     world.clock.advance(46_000)
     assert world.sweep() == {"advanced": 1}
@@ -212,7 +218,7 @@ def test_an_action_after_the_deadline_applies_the_timeout_first(world: World) ->
     ana, bob, game = two_players(world, "bridge")
     state = current(world, game)
     world.clock.advance(45_001)
-    fields = choose(state, __import__("random").Random(1))
+    fields = choose(state, random.Random(1))
     action = fields.pop("action")
     answer = ana.ask(action, game=game, **fields)
     assert answer["code"] == "not_your_turn"
@@ -221,7 +227,7 @@ def test_an_action_after_the_deadline_applies_the_timeout_first(world: World) ->
 
 
 def test_candidates_are_offered_only_where_the_game_allows(world: World) -> None:
-    ana, bob, game = two_players(world)
+    ana, _bob, game = two_players(world)
     state = current(world, game)
     digit = state.blue.hand[0]
     answer = ana.ask("candidates", game=game, digit=digit)
