@@ -54,6 +54,7 @@ def start_endpoints(dynamodb: str | None = None, sqs: str | None = None) -> Endp
         return Endpoints(dynamodb, sqs)
     from moto.server import ThreadedMotoServer
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request otherwise
     moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     moto.start()
     host, port = moto.get_host_and_port()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from numbridge.local.lambda_context import DEFAULT_TIMEOUT_S, LambdaContext
+from numbridge.local.lambda_context import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, LambdaContext
 
 log = logging.getLogger("numbridge.local")
 
@@ -29,6 +29,7 @@ class Function:
     name: str
     handler: Handler
     timeout_s: float = DEFAULT_TIMEOUT_S
+    memory_mb: int = DEFAULT_MEMORY_MB
 
 
 def repo_root() -> Path:
@@ -71,7 +72,8 @@ def template_functions(root: Path) -> dict[str, Function]:
         name = PurePosixPath(code_uri).name
         properties = template["Resources"][logical_id].get("Properties") or {}
         timeout = properties.get("Timeout", globals_.get("Timeout", DEFAULT_TIMEOUT_S))
-        functions[name] = Function(name, load_handler(root, name), float(timeout))
+        memory = properties.get("MemorySize", globals_.get("MemorySize", DEFAULT_MEMORY_MB))
+        functions[name] = Function(name, load_handler(root, name), float(timeout), int(memory))
     return functions
 
 
@@ -100,7 +102,11 @@ class Invoker:
 
     async def invoke(self, function: Function, event: dict[str, Any]) -> Any:
         """The handler's return value; its exception propagates (and is logged)."""
-        context = LambdaContext(FUNCTION_PREFIX + function.name, timeout_s=function.timeout_s)
+        context = LambdaContext(
+            FUNCTION_PREFIX + function.name,
+            timeout_s=function.timeout_s,
+            memory_limit_in_mb=function.memory_mb,
+        )
         loop = asyncio.get_running_loop()
         started = time.monotonic()
         try:

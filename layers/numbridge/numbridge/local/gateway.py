@@ -181,9 +181,10 @@ class Gateway:
                     reason = "Client-side close frame status not set"
                 return code, reason
             elif message.type is WSMsgType.ERROR:
-                return socket.close_code or ABNORMAL, str(message.data)
+                code = getattr(message.data, "code", None) or socket.close_code or ABNORMAL
+                return int(code), str(message.data)
             elif message.type is WSMsgType.CLOSED:
-                return socket.close_code or ABNORMAL, "Connection closed"
+                return int(socket.close_code or ABNORMAL), "Connection closed"
             # CLOSING: the server is closing it; CLOSED follows.
 
     async def _route(self, connection: Connection, body: str, work: asyncio.Queue[Work]) -> None:

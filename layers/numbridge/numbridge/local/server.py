@@ -14,6 +14,7 @@ import contextlib
 import logging
 import signal
 import sys
+import warnings
 from dataclasses import dataclass
 from functools import partial
 
@@ -49,15 +50,23 @@ class ServeOptions:
 
 def serve(options: ServeOptions) -> int:
     """Run until Ctrl-C or SIGTERM; the exit status."""
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s numbridge %(levelname)s %(message)s"
-    )
+    _configure_logging()
     try:
         asyncio.run(_serve(options))
     except OSError as exc:
         print(f"numbridge serve: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _configure_logging() -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s numbridge %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    # Handlers that emit no metric in an invocation (a sweep with nothing due) warn each time.
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 
 async def _snapshot_every(snapshots: Snapshots, interval_s: float, stop: asyncio.Event) -> None:

@@ -1,0 +1,203 @@
+"""The WebSocket endpoint with dummy handlers: handshake, routing, ordering, limits, close."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from aws_lambda_powertools.utilities.parser.models import (
+    APIGatewayWebSocketConnectEventModel,
+    APIGatewayWebSocketDisconnectEventModel,
+    APIGatewayWebSocketMessageEventModel,
+)
+from conftest import Recorder
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from numbridge.local.functions import Function
+from numbridge.local.gateway import GatewaySettings
+from numbridge.local.threaded import ThreadedGateway
+
+Event = dict[str, Any]
+
+
+def check_token(event: Event) -> dict[str, Any] | None:
+    token = (event.get("queryStringParameters") or {}).get("token")
+    if token == "boom":
+        raise RuntimeError("connect handler failed")
+    if token == "silent":
+        return None
+    if token == "good":
+        return {"statusCode": 200}
+    return {"statusCode": 403 if token else 401}
+
+
+def fail(event: Event) -> None:
+    raise RuntimeError("handler failed")
+
+
+def routes(recorder: Recorder, **extra: Any) -> dict[str, Function]:
+    table = {
+        "$connect": Function("connect", recorder.handler("connect", check_token)),
+        "$disconnect": Function("disconnect", recorder.handler("disconnect")),
+        "$default": Function("lobby", recorder.handler("lobby")),
+        "place": Function("move", recorder.handler("move")),
+        "crash": Function("move", recorder.handler("crash", fail)),
+    }
+    table.update(extra)
+    return table
+
+
+@pytest.fixture
+def gateway(recorder: Recorder) -> Iterator[ThreadedGateway]:
+    with ThreadedGateway(routes(recorder)) as running:
+        yield running
+
+
+def open_socket(gw: ThreadedGateway, token: str = "good") -> ClientConnection:
+    return connect(f"{gw.ws_url}?token={token}", open_timeout=10)
+
+
+@pytest.mark.parametrize(("token", "status"), [("", 401), ("forged", 403), ("boom", 500)])
+def test_handshake_refused_with_the_connect_status(
+    gateway: ThreadedGateway, recorder: Recorder, token: str, status: int
+) -> None:
+    url = f"{gateway.ws_url}?token={token}" if token else gateway.ws_url
+    with pytest.raises(InvalidStatus) as refused:
+        connect(url, open_timeout=10)
+    assert refused.value.response.status_code == status
+    assert gateway.server.registry.all() == []
+
+
+def test_connect_without_status_is_accepted(gateway: ThreadedGateway) -> None:
+    with open_socket(gateway, "silent"):
+        pass
+
+
+def test_events_validate_against_powertools_models(
+    gateway: ThreadedGateway, recorder: Recorder
+) -> None:
+    with open_socket(gateway) as ws:
+        ws.send(json.dumps({"action": "place", "id": "1"}))
+        ws.send("not json")
+        recorder.wait_for("lobby")
+        ws.close(code=1000, reason="bye")
+    (connected,) = recorder.wait_for("connect")
+    (message,) = recorder.wait_for("move")
+    (default,) = recorder.wait_for("lobby")
+    (disconnected,) = recorder.wait_for("disconnect")
+
+    connect_model = APIGatewayWebSocketConnectEventModel.model_validate(connected)
+    assert connected["queryStringParameters"] == {"token": "good"}
+    assert connect_model.request_context.stage == "local"
+
+    message_model = APIGatewayWebSocketMessageEventModel.model_validate(message)
+    assert message_model.request_context.route_key == "place"
+    assert message_model.body == json.dumps({"action": "place", "id": "1"})
+    assert APIGatewayWebSocketMessageEventModel.model_validate(default).body == "not json"
+    assert default["requestContext"]["routeKey"] == "$default"
+
+    disconnect_model = APIGatewayWebSocketDisconnectEventModel.model_validate(disconnected)
+    assert disconnect_model.request_context.disconnect_status_code == 1000
+    assert disconnect_model.request_context.disconnect_reason == "bye"
+
+    ids = {e["requestContext"]["connectionId"] for e in (connected, message, default, disconnected)}
+    assert len(ids) == 1
+
+
+def test_frames_of_one_connection_are_handled_in_order(recorder: Recorder) -> None:
+    release = threading.Event()
+
+    def first_waits(event: Event) -> None:
+        if json.loads(event["body"])["n"] == 0:
+            release.wait(10)
+
+    table = routes(recorder, place=Function("move", recorder.handler("move", first_waits)))
+    with ThreadedGateway(table) as gw, open_socket(gw) as ws:
+        for n in range(8):
+            ws.send(json.dumps({"action": "place", "n": n}))
+        ws.ping().wait(10)  # the gateway has read (and queued) every frame
+        release.set()
+        handled = recorder.wait_for("move", 8)
+    assert [json.loads(event["body"])["n"] for event in handled] == list(range(8))
+
+
+def test_a_failing_handler_answers_internal_server_error(gateway: ThreadedGateway) -> None:
+    with open_socket(gateway) as ws:
+        ws.send(json.dumps({"action": "crash"}))
+        answer = json.loads(ws.recv(timeout=10))
+    assert answer["message"] == "Internal server error"
+    assert answer["connectionId"] and answer["requestId"]
+
+
+def test_no_matching_route_answers_forbidden(recorder: Recorder) -> None:
+    table = routes(recorder)
+    del table["$default"]
+    with ThreadedGateway(table) as gw, open_socket(gw) as ws:
+        ws.send(json.dumps({"action": "fly"}))
+        assert json.loads(ws.recv(timeout=10))["message"] == "Forbidden"
+
+
+def test_oversized_frame_closes_with_1009(gateway: ThreadedGateway, recorder: Recorder) -> None:
+    with open_socket(gateway) as ws:
+        ws.send("x" * (128 * 1024 + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    (disconnected,) = recorder.wait_for("disconnect")
+    assert disconnected["requestContext"]["disconnectStatusCode"] == 1009
+    assert recorder.events("lobby") == []
+
+
+def test_a_frame_of_128_kb_is_delivered(gateway: ThreadedGateway, recorder: Recorder) -> None:
+    body = json.dumps({"action": "place", "pad": ""})
+    body = body[:-2] + "x" * (128 * 1024 - len(body)) + '"}'
+    assert len(body) == 128 * 1024
+    with open_socket(gateway) as ws:
+        ws.send(body)
+        (event,) = recorder.wait_for("move")
+    assert event["body"] == body
+
+
+def test_binary_frames_are_refused_with_1003(gateway: ThreadedGateway) -> None:
+    with open_socket(gateway) as ws:
+        ws.send(b"\x00\x01")
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003
+
+
+def test_idle_connections_are_closed_with_1001(recorder: Recorder) -> None:
+    settings = GatewaySettings(idle_timeout_s=0.3)
+    with ThreadedGateway(routes(recorder), settings=settings) as gw, open_socket(gw) as ws:
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+        (disconnected,) = recorder.wait_for("disconnect")
+    assert disconnected["requestContext"]["disconnectStatusCode"] == 1001
+
+
+def test_stopping_closes_sockets_with_1001_after_disconnect_handlers(recorder: Recorder) -> None:
+    gw = ThreadedGateway(routes(recorder))
+    gw.start()
+    with open_socket(gw) as ws:
+        gw.stop()
+        # stop() returns after the $disconnect handlers ran
+        assert len(recorder.events("disconnect")) == 1
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+    event = recorder.events("disconnect")[0]
+    APIGatewayWebSocketDisconnectEventModel.model_validate(event)
+    assert event["requestContext"]["disconnectStatusCode"] == 1001
+
+
+def test_plain_http_on_the_websocket_path_gets_426(gateway: ThreadedGateway) -> None:
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(gateway.url + "/", timeout=10)
+    assert answer.value.code == 426
