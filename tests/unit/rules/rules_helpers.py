@@ -20,33 +20,13 @@ from numbridge.rules.geometry import REGULAR_BLOCK_SHAPE, cell_of, index_of
 from numbridge.rules.seats import MARK
 from numbridge.rules.tiles import tiles_for
 
-SOL9 = (
-    "534678912"
-    "672195348"
-    "198342567"
-    "859761423"
-    "426853791"
-    "713924856"
-    "961537284"
-    "287419635"
-    "345286179"
-)
+SOL9 = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 SOL6 = "123456456123231564564231312645645312"
 
 # Irregular layouts (connected under the six-neighbour adjacency); solutions
 # are found once by a small backtracking solver below.
 IRREGULAR6 = "000011001111222233223333444455445555"
-IRREGULAR9 = (
-    "000000111"
-    "000111111"
-    "222222222"
-    "333333444"
-    "333444444"
-    "555555555"
-    "666666777"
-    "666777777"
-    "888888888"
-)
+IRREGULAR9 = "000000111000111111222222222333333444333444444555555555666666777666777777888888888"
 
 ROOM_DEFAULTS: dict[str, dict[str, Any]] = {
     "bridge": {"size": 9, "take_price": 1, "move_ms": 45_000, "game_ms": 900_000},
@@ -138,9 +118,7 @@ def _block_permutation(size: int, band: int, rng: random.Random) -> list[int]:
     return order
 
 
-def make_board(
-    size: int = 9, givens: Iterable[int] = (), solution: str | None = None
-) -> Board:
+def make_board(size: int = 9, givens: Iterable[int] = (), solution: str | None = None) -> Board:
     layout = Layout.regular(size)
     solution = solution or (SOL9 if size == 9 else SOL6)
     given = set(givens)
@@ -160,9 +138,7 @@ def deal(
     if givens is None:
         givens = range(0, opts.size * opts.size, 3)
     board = make_board(opts.size, givens)
-    return new_game(
-        "g-test", opts, board, {"blue": "ana", "red": "bob"}, random.Random(seed), now
-    )
+    return new_game("g-test", opts, board, {"blue": "ana", "red": "bob"}, random.Random(seed), now)
 
 
 def idx(state: GameState, r: int, c: int) -> int:
@@ -186,12 +162,20 @@ def arrange(
         i = index_of(r, c, size)
         digits[i] = state.board.solution[i]
         marks[i] = MARK[seat]
-    hands = dict(hands or {})
-    blue = dataclasses.replace(state.blue, hand=tuple(sorted(hands.get("blue", state.blue.hand))))
-    red = dataclasses.replace(state.red, hand=tuple(sorted(hands.get("red", state.red.hand))))
     in_play = Counter(tiles_for(state.board.solution, digits))
-    rest = in_play - Counter(blue.hand) - Counter(red.hand)
-    assert Counter(blue.hand) + Counter(red.hand) + rest == in_play, "hands hold tiles not in play"
+    rest = Counter(in_play)
+    chosen: dict[str, tuple[int, ...]] = {}
+    given = [s for s in ("blue", "red") if hands is not None and s in hands]
+    for seat in [*given, *(s for s in ("blue", "red") if s not in given)]:
+        if hands is not None and seat in hands:
+            hand = Counter(hands[seat])
+            assert not hand - rest, f"{seat}'s hand holds tiles not in play"
+        else:  # keep what still fits
+            hand = Counter(state.side(seat).hand) & rest
+        rest -= hand
+        chosen[seat] = tuple(sorted(hand.elements()))
+    blue = dataclasses.replace(state.blue, hand=chosen["blue"])
+    red = dataclasses.replace(state.red, hand=chosen["red"])
     if bag is None:
         new_bag = tuple(sorted(rest.elements()))
     else:

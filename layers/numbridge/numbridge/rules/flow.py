@@ -43,25 +43,21 @@ def finish(d: Draft, result: Result) -> None:
     d.emit("finished", {"result": result.to_dict()})
 
 
-def check_goal(d: Draft, mover: Seat) -> bool:
-    """Finish the game if the variant's goal is reached; True if it was."""
+def goal_result(d: Draft, mover: Seat) -> Result | None:
+    """The result if the variant's goal is reached, else None."""
     reached = goal_reached(d.options.variant, d.owners, d.board.layout, mover)
     if reached is None:
-        return False
+        return None
     table = reached.table
-    finish(
-        d,
-        Result(
-            winner=reached.winner,
-            by="goal",
-            path=reached.path,
-            blocks=reached.blocks,
-            block_table=None
-            if table is None
-            else (table.count("blue"), table.count("red"), table.undecided),
-        ),
+    return Result(
+        winner=reached.winner,
+        by="goal",
+        path=reached.path,
+        blocks=reached.blocks,
+        block_table=None
+        if table is None
+        else (table.count("blue"), table.count("red"), table.undecided),
     )
-    return True
 
 
 def end_turn(
@@ -84,8 +80,10 @@ def end_turn(
     d.turns_played += 1
     if by_move:
         lapse_offers(d, seat)
-    if check_goal(d, seat):
+    result = goal_result(d, seat)
+    if result is not None:
         emit_hand(d, seat, hand_before)
+        finish(d, result)
         return
     if refill:
         tiles.refill(d.hands[seat], d.bag, rng)
