@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from numbridge.rules import Board, GameOptions, GameState, Layout, Seat, new_game
+from numbridge.rules import Board, GameOptions, GameState, Layout, Place, Seat, apply, new_game
 from numbridge.rules.geometry import REGULAR_BLOCK_SHAPE, cell_of, index_of
 from numbridge.rules.seats import MARK
 from numbridge.rules.tiles import tiles_for
@@ -223,3 +223,40 @@ def roundtrip(state: GameState) -> GameState:
 
 def cell(state: GameState, i: int) -> tuple[int, int]:
     return cell_of(i, state.size)
+
+
+def empty_cell_for(state: GameState, digit: int, skip: int = 0) -> tuple[int, int]:
+    """An empty cell whose solution is ``digit``."""
+    n = state.size
+    found = [
+        divmod(i, n)
+        for i, (d, s) in enumerate(zip(state.digits, state.board.solution, strict=True))
+        if d == "." and s == str(digit)
+    ]
+    return found[skip]
+
+
+def wrong_cell_for(state: GameState, digit: int) -> tuple[int, int]:
+    n = state.size
+    for i, (d, s) in enumerate(zip(state.digits, state.board.solution, strict=True)):
+        if d == "." and s != str(digit):
+            return divmod(i, n)
+    raise AssertionError("no wrong cell")
+
+
+def free_clue(state: GameState) -> tuple[int, int]:
+    n = state.size
+    for i, (g, o) in enumerate(zip(state.board.givens, state.owners, strict=True)):
+        if g != "." and o == ".":
+            return divmod(i, n)
+    raise AssertionError("no free clue")
+
+
+def play_correct(s: GameState, seat: Seat, now: int = 0) -> GameState:
+    digit = s.hand(seat)[0]
+    return apply(s, seat, Place(empty_cell_for(s, digit), digit), now, random.Random(3)).state
+
+
+def play_mistake(s: GameState, seat: Seat, now: int = 0) -> GameState:
+    digit = s.hand(seat)[0]
+    return apply(s, seat, Place(wrong_cell_for(s, digit), digit), now, random.Random(3)).state

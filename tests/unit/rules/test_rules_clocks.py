@@ -6,9 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from rules_helpers import deal
-from test_rules_turns import play_correct
-
 from numbridge.rules import (
     AcceptAdjourn,
     Exchange,
@@ -22,6 +19,7 @@ from numbridge.rules import (
     next_deadline,
     player_view,
 )
+from rules_helpers import deal, play_correct
 
 
 def rng() -> random.Random:

@@ -5,22 +5,22 @@ from __future__ import annotations
 import random
 
 import pytest
-from rules_helpers import deal
-from test_rules_turns import play_correct, play_mistake
-
 from numbridge.rules import (
+    AcceptAdjourn,
     AcceptDraw,
     DeclineDraw,
     GameOver,
     IllegalAction,
     OfferAdjourn,
     OfferDraw,
+    Place,
     Resign,
     advance,
     apply,
     archive_record,
     player_view,
 )
+from rules_helpers import deal, play_correct, play_mistake, wrong_cell_for
 
 
 def rng() -> random.Random:
@@ -84,9 +84,6 @@ def test_draw_offer_lapses_when_its_receiver_moves() -> None:
     t_state = play_mistake(s, "red")  # the receiver moves (a mistake is a move too)
     assert t_state.draw_offer is None
     digit = s.red.hand[0]
-    from test_rules_tiles import wrong_cell_for
-
-    from numbridge.rules import Place
 
     t = apply(s, "red", Place(wrong_cell_for(s, digit), digit), 0, rng())
     assert [e.kind for e in t.events] == ["mistake", "draw_lapsed", "hand", "turn"]
@@ -114,8 +111,6 @@ def test_a_timeout_does_not_lapse_an_offer() -> None:
 
 
 def test_draws_can_be_agreed_while_adjourned() -> None:
-    from numbridge.rules import AcceptAdjourn
-
     s = apply(deal(), "blue", OfferAdjourn(), 0, rng()).state
     s = apply(s, "red", AcceptAdjourn(), 0, rng()).state
     s = apply(s, "red", OfferDraw(), 0, rng()).state

@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from rules_helpers import arrange, deal, idx
-
-from numbridge.rules import GameOver, Place, Take, apply, archive_record
+from numbridge.rules import Board, GameOver, GameState, Place, Take, apply, archive_record, new_game
 from numbridge.rules.goals import block_table, connection, touches
 from numbridge.rules.seats import Seat
+from rules_helpers import arrange, deal, idx
 
 
 def rng() -> random.Random:
@@ -89,7 +88,9 @@ def test_six_neighbour_chains_use_the_slanted_diagonal() -> None:
     assert connection(owners, size, "blue") is None
 
 
-def domains_position(blue_blocks: int, red_blocks: int, blue_in_next: int) -> tuple:  # type: ignore[type-arg]
+def domains_position(
+    blue_blocks: int, red_blocks: int, blue_in_next: int
+) -> tuple[GameState, dict[tuple[int, int], Seat], int]:
     """Blue owns ``blue_blocks`` whole blocks, red the next ``red_blocks``, and blue
     holds ``blue_in_next`` cells of the following block."""
     s = deal("domains", givens=())
@@ -137,8 +138,6 @@ def test_domains_no_end_while_the_other_could_still_catch_up() -> None:
 def test_domains_taken_clue_counts_for_the_block() -> None:
     s, owners, last = domains_position(4, 2, 4)
     givens = "".join(s.board.solution[i] if i == last else "." for i in range(81))
-    from numbridge.rules import Board, new_game
-
     board = Board(s.board.layout, givens, s.board.solution)
     s2 = new_game("g", s.options, board, {"blue": "a", "red": "b"}, rng(), 0)
     s2 = arrange(s2, owners=owners, hands={"blue": [1, 2, 3]})

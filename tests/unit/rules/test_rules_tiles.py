@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from rules_helpers import arrange, check_board, check_tiles, deal, idx
-
 from numbridge.rules import (
     Exchange,
     GameState,
@@ -16,37 +14,20 @@ from numbridge.rules import (
     apply,
     player_view,
 )
+from rules_helpers import (
+    arrange,
+    check_board,
+    check_tiles,
+    deal,
+    empty_cell_for,
+    free_clue,
+    idx,
+    wrong_cell_for,
+)
 
 
 def rng() -> random.Random:
     return random.Random(7)
-
-
-def empty_cell_for(state: GameState, digit: int, skip: int = 0) -> tuple[int, int]:
-    """An empty cell whose solution is ``digit``."""
-    n = state.size
-    found = [
-        divmod(i, n)
-        for i, (d, s) in enumerate(zip(state.digits, state.board.solution, strict=True))
-        if d == "." and s == str(digit)
-    ]
-    return found[skip]
-
-
-def wrong_cell_for(state: GameState, digit: int) -> tuple[int, int]:
-    n = state.size
-    for i, (d, s) in enumerate(zip(state.digits, state.board.solution, strict=True)):
-        if d == "." and s != str(digit):
-            return divmod(i, n)
-    raise AssertionError("no wrong cell")
-
-
-def free_clue(state: GameState) -> tuple[int, int]:
-    n = state.size
-    for i, (g, o) in enumerate(zip(state.board.givens, state.owners, strict=True)):
-        if g != "." and o == ".":
-            return divmod(i, n)
-    raise AssertionError("no free clue")
 
 
 def test_deal_hands_of_three_and_the_invariant() -> None:

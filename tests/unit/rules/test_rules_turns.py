@@ -5,9 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from rules_helpers import arrange, check_tiles, deal, idx, make_board
-from test_rules_tiles import empty_cell_for, free_clue, wrong_cell_for
-
 from numbridge.rules import (
     GameState,
     IllegalAction,
@@ -23,20 +20,22 @@ from numbridge.rules import (
     spectator_view,
 )
 from numbridge.rules.seats import Seat
+from rules_helpers import (
+    arrange,
+    check_tiles,
+    deal,
+    empty_cell_for,
+    free_clue,
+    idx,
+    make_board,
+    options,
+    play_correct,
+    play_mistake,
+)
 
 
 def rng() -> random.Random:
     return random.Random(3)
-
-
-def play_correct(s: GameState, seat: Seat, now: int = 0) -> GameState:
-    digit = s.hand(seat)[0]
-    return apply(s, seat, Place(empty_cell_for(s, digit), digit), now, rng()).state
-
-
-def play_mistake(s: GameState, seat: Seat, now: int = 0) -> GameState:
-    digit = s.hand(seat)[0]
-    return apply(s, seat, Place(wrong_cell_for(s, digit), digit), now, rng()).state
 
 
 # --- Domains order -----------------------------------------------------------
@@ -125,7 +124,7 @@ def endgame(variant: str, givens: set[int], empty: list[tuple[int, int]]) -> Gam
     size = 9
     s = new_game(
         "g-end",
-        _opts(variant),
+        options(variant),
         make_board(size, givens),
         {"blue": "ana", "red": "bob"},
         random.Random(1),
@@ -138,12 +137,6 @@ def endgame(variant: str, givens: set[int], empty: list[tuple[int, int]]) -> Gam
             continue
         owners[(r, c)] = "red" if r == size - 1 else "blue"
     return arrange(s, owners=owners, hands={"blue": [], "red": []})
-
-
-def _opts(variant: str):  # type: ignore[no-untyped-def]
-    from rules_helpers import options
-
-    return options(variant)
 
 
 def test_auto_pass_exactly_when_hand_bag_and_free_clues_are_all_empty() -> None:
