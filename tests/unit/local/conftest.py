@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
-import boto3
 import pytest
+from local_fakes import Recorder
 from moto.server import ThreadedMotoServer
-
-Event = dict[str, Any]
 
 
 @pytest.fixture(scope="session")
@@ -21,54 +16,6 @@ def moto_url() -> Iterator[str]:
     host, port = server.get_host_and_port()
     yield f"http://{host}:{port}"
     server.stop()
-
-
-def aws_client(service: str, endpoint: str) -> Any:
-    return boto3.client(
-        service,  # type: ignore[call-overload]
-        endpoint_url=endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="test",
-        aws_secret_access_key="test",
-    )
-
-
-class Recorder:
-    """Dummy Lambda handlers: each records ``(function, event)`` and may act on it."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, Event]] = []
-        self._changed = threading.Condition()
-
-    def handler(
-        self, name: str, action: Callable[[Event], Any] | None = None
-    ) -> Callable[[Event, Any], Any]:
-        def handle(event: Event, context: Any) -> Any:
-            assert context.get_remaining_time_in_millis() > 0
-            result = action(event) if action is not None else None
-            with self._changed:
-                self.calls.append((name, event))
-                self._changed.notify_all()
-            return result
-
-        return handle
-
-    def events(self, name: str) -> list[Event]:
-        with self._changed:
-            return [event for called, event in self.calls if called == name]
-
-    def wait_for(self, name: str, count: int = 1, timeout: float = 10.0) -> list[Event]:
-        """The first ``count`` events of function ``name``, waiting for them up to ``timeout``."""
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                found = [event for called, event in self.calls if called == name]
-                if len(found) >= count:
-                    return found
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise AssertionError(f"{name}: {len(found)} of {count} events after {timeout}s")
-                self._changed.wait(remaining)
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from aws_lambda_powertools.utilities.parser.models import (
     EventBridgeModel,
     SqsModel,
 )
-
 from numbridge.local import ids
 from numbridge.local.aws_events import (
     failed_message_ids,

@@ -15,13 +15,12 @@ from aws_lambda_powertools.utilities.parser.models import (
     APIGatewayWebSocketDisconnectEventModel,
     APIGatewayWebSocketMessageEventModel,
 )
-from conftest import Recorder
-from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import ClientConnection, connect
-
+from local_fakes import Recorder
 from numbridge.local.functions import Function
 from numbridge.local.gateway import GatewaySettings
 from numbridge.local.threaded import ThreadedGateway
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
 
 Event = dict[str, Any]
 
