@@ -10,6 +10,7 @@ import importlib.util
 import itertools
 import json
 import random
+import threading
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -112,6 +113,31 @@ class SpySqs:
         return self.client.send_message(**kwargs)
 
 
+class Linearized:
+    """A boto3 client whose calls reach moto one at a time.
+
+    DynamoDB serialises transactions; moto's in-process backend checks a
+    transaction's conditions and applies it without a lock, so two threads can
+    interleave inside it. The races the tests stage happen in our code (both
+    requests load the same version first); this keeps the store honest.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._client, name)
+        if not callable(attr) or name.startswith("_"):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return attr(*args, **kwargs)
+
+        return call
+
+
 _ids = itertools.count(1)
 
 
@@ -165,7 +191,7 @@ class World:
         self.clock = Clock()
         self.sqs = SpySqs(sqs)
         self.svc = Services(
-            table=Table(dynamodb, "games"), management=self.api, sqs=self.sqs,
+            table=Table(Linearized(dynamodb), "games"), management=self.api, sqs=self.sqs,
             queue_url=queue_url, idempotency_table="idempotency",
             token_secret=lambda: SECRET, rooms=load_rooms(), clock=self.clock,
             rng=random.Random(seed), deal_budget_s=20.0,

@@ -34,7 +34,7 @@ def test_an_adjourned_game_resumes_after_both_players_reconnect(world: World) ->
     assert {"blue": resumed.blue.clock_ms, "red": resumed.red.clock_ms} == clocks
     view = ana.ask("sync", game=game)["view"]
     assert view["deadline_ms"] == world.clock.now + 45_000
-    assert any(f["type"] == "resumed" for f in bob.new())
+    assert any(f["type"] == "resumed" for f in bob.frames)
     [line] = bob.ask("games")["games"]
     assert line["status"] == "playing"
 

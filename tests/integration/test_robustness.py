@@ -53,7 +53,7 @@ def test_bad_input_gets_a_typed_error_to_that_client_only_and_changes_nothing(
         (ana, frame("place", "t1", game=game, cell=empty, digit=missing), "illegal"),
         (ana, frame("take", "d1", game=game, cell=clue), "illegal"),
         (bob, frame("exchange", "n1", game=game), "not_your_turn"),
-        (bob, frame("swap", "s1", game=game), "illegal"),
+        (bob, frame("swap", "s1", game=game), "not_your_turn"),
         (eve, frame("exchange", "e1", game=game), "unauthorized"),
         (eve, frame("sync", "e2", game=game), "unauthorized"),
         (ana, frame("exchange", "g1", game="g-nope"), "not_found"),
