@@ -1,0 +1,203 @@
+"""``numbridge serve`` as a subprocess, and WebSocket players that talk to it.
+
+``LocalServer`` starts the real command on a free port with its own data
+directory, waits until it answers, stops it with SIGTERM (as Ctrl-C would) and
+restarts it on the same port and data. ``Player`` is one client connection
+that sends requests and sorts the frames it receives into answers (by request
+``id``) and pushed frames.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from numbridge.auth import issue_token
+from numbridge.local.datadir import token_secret
+from websockets.sync.client import ClientConnection, connect
+
+Frame = dict[str, Any]
+
+COMMAND = [sys.executable, "-m", "numbridge", "serve"]
+START_TIMEOUT_S = 60.0
+STOP_TIMEOUT_S = 30.0
+# Variables that would point the server away from its embedded moto server.
+ISOLATE = ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_PROFILE")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class ServerFailed(RuntimeError):
+    pass
+
+
+class LocalServer:
+    """One ``numbridge serve`` process at a time, on ``port``, keeping ``data_dir``."""
+
+    def __init__(self, data_dir: Path, log_dir: Path, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/"
+        self._log_dir = log_dir
+        self._runs = itertools.count(1)
+        self._process: subprocess.Popen[bytes] | None = None
+        self.log_path: Path | None = None
+
+    # ---------------------------------------------------------------- process
+
+    def start(self) -> None:
+        if self._process is not None:
+            raise RuntimeError("already running")
+        env = {key: value for key, value in os.environ.items() if key not in ISOLATE}
+        env["PYTHONUNBUFFERED"] = "1"
+        self.log_path = self._log_dir / f"serve-{next(self._runs)}.log"
+        with self.log_path.open("wb") as log:
+            self._process = subprocess.Popen(
+                [*COMMAND, "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+            )
+        self._wait_until_ready()
+
+    def _wait_until_ready(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            assert self._process is not None
+            if self._process.poll() is not None:
+                code = self._process.returncode
+                self._process = None
+                raise ServerFailed(f"numbridge serve exited with {code}:\n{self.log()}")
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1).close()
+                return
+            except urllib.error.HTTPError:
+                return  # 426 Upgrade Required: the gateway answers
+            except OSError:
+                time.sleep(0.1)
+        self.kill()
+        raise ServerFailed(f"numbridge serve not ready after {START_TIMEOUT_S}s:\n{self.log()}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        """Stop as Ctrl-C (SIGINT) or a service manager (SIGTERM) would; the exit code."""
+        process, self._process = self._process, None
+        if process is None:
+            return 0
+        process.send_signal(sig)
+        try:
+            return process.wait(STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            raise ServerFailed(f"numbridge serve ignored {sig}:\n{self.log()}") from None
+
+    def kill(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+            process.wait()
+
+    def restart(self) -> None:
+        """Stop gracefully and start again on the same port and data directory."""
+        code = self.stop()
+        if code != 0:
+            raise ServerFailed(f"numbridge serve exited with {code} on SIGTERM:\n{self.log()}")
+        self.start()
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def log(self) -> str:
+        if self.log_path is None or not self.log_path.exists():
+            return ""
+        return self.log_path.read_text(errors="replace")[-6000:]
+
+    # ---------------------------------------------------------------- clients
+
+    def token(self, name: str) -> str:
+        """A token for player ``name``, signed with this server's secret."""
+        return issue_token(name, token_secret(self.data_dir))
+
+    def player(self, name: str) -> Player:
+        """A connected player (use as a context manager)."""
+        url = f"{self.ws_url}?token={self.token(name)}"
+        return Player(name, connect(url, open_timeout=10, legacy=True))
+
+
+class Player:
+    """One connection of one player: requests and their answers, pushed frames apart."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, name: str, ws: ClientConnection) -> None:
+        self.name = name
+        self.ws = ws
+        self.pushed: deque[Frame] = deque()
+        self._answers: dict[str, Frame] = {}
+
+    def __enter__(self) -> Player:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.ws.close()
+
+    def send(self, action: str, **fields: Any) -> str:
+        """Send a request; its id."""
+        request_id = fields.pop("id", None) or f"{self.name}-{next(self._ids)}"
+        self.ws.send(json.dumps({"action": action, "id": request_id, **fields}))
+        return str(request_id)
+
+    def request(self, action: str, timeout: float = 30.0, **fields: Any) -> Frame:
+        """Send a request and wait for the frame that answers it."""
+        return self.answer(self.send(action, **fields), timeout)
+
+    def answer(self, request_id: str, timeout: float = 30.0) -> Frame:
+        deadline = time.monotonic() + timeout
+        while request_id not in self._answers:
+            self._receive(deadline)
+        return self._answers.pop(request_id)
+
+    def expect(self, match: Callable[[Frame], bool], timeout: float = 30.0) -> Frame:
+        """The first pushed frame (received or to come) that ``match``es."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for frame in list(self.pushed):
+                if match(frame):
+                    self.pushed.remove(frame)
+                    return frame
+            self._receive(deadline)
+
+    def _receive(self, deadline: float) -> None:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError(f"{self.name}: nothing matched; pushed: {list(self.pushed)}")
+        frame = json.loads(self.ws.recv(timeout=remaining))
+        if isinstance(frame, dict) and frame.get("id") is not None:
+            self._answers[str(frame["id"])] = frame
+        else:
+            self.pushed.append(frame)

@@ -1,0 +1,57 @@
+"""Connecting to ``numbridge serve``: tokens at the handshake, answers, restarts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from e2e_server import LocalServer
+from numbridge.auth import issue_token
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+
+@pytest.mark.parametrize(("query", "statuses"), [("", {401, 403}), ("?token=forged", {401, 403})])
+def test_a_connection_without_a_valid_token_is_refused(
+    local_server: LocalServer, query: str, statuses: set[int]
+) -> None:
+    with pytest.raises(InvalidStatus) as refused:
+        connect(local_server.ws_url + query, open_timeout=10, legacy=True)
+    assert refused.value.response.status_code in statuses
+
+
+def test_a_token_from_another_secret_is_refused(local_server: LocalServer) -> None:
+    forged = issue_token("ana", "not-the-secret-of-this-server-0123456789")
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"{local_server.ws_url}?token={forged}", open_timeout=10, legacy=True)
+    assert refused.value.response.status_code in {401, 403}
+
+
+def test_a_player_is_answered(local_server: LocalServer) -> None:
+    with local_server.player("ana") as ana:
+        rooms = ana.request("rooms")
+        assert rooms["type"] == "rooms" and rooms["rooms"]
+        unknown = ana.request("fly")
+        assert (unknown["type"], unknown["code"]) == ("error", "unknown_action")
+
+
+def test_a_proposal_survives_a_restart_and_connections_do_not(local_server: LocalServer) -> None:
+    with local_server.player("ana") as ana:
+        answer = ana.request(
+            "propose", room="bridge", blocks="regular", clues=30, colour="blue", rated=False
+        )
+        assert answer["type"] == "proposal", answer
+        proposal = answer["proposal"]["id"]
+
+        local_server.restart()  # SIGTERM: sockets closed with 1001, then the last snapshot
+
+    snapshot = json.loads((local_server.data_dir / "snapshot.json").read_text())
+    keys = [
+        (item["pk"]["S"], item["sk"]["S"])
+        for item in snapshot["tables"]["numbridge-games"]
+    ]
+    assert not [key for key in keys if key[0].startswith("CONN#") or key[1].startswith("CONN#")]
+
+    with local_server.player("bob") as bob:
+        listed = bob.request("proposals", room="bridge")
+        assert proposal in [p["id"] for p in listed["proposals"]]
