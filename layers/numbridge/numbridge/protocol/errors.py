@@ -31,3 +31,12 @@ class ProtocolError(Exception):
         super().__init__(f"{code}: {message}")
         self.code: ErrorCode = code
         self.message = message
+
+    @classmethod
+    def of(cls, code: str, message: str) -> ProtocolError:
+        """From another layer's error code (the rules' codes are protocol codes)."""
+        for known in ERROR_CODES:
+            if known == code:
+                return cls(known, message)  # type: ignore[arg-type]
+        return cls("internal", message)
+

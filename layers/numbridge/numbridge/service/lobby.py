@@ -101,7 +101,7 @@ def accept(svc: Services, player: str, request: act.Accept) -> Outcome:
         Proposals.remove_write(request.proposal),
         svc.games.state_put(
             game_id, state.to_dict(), v=state.v, turn=state.turn,
-            step=state.moves_left_in_pair, status=state.status, players=dict(players),
+            step=state.moves_left_in_pair, status=state.status, players=players,
             deadline_ms=deadline, expected=None,
         ),
         *status_writes(svc, None, state, now),

@@ -69,7 +69,7 @@ def play(svc: Services, player: str, request: act.GameRequest) -> Outcome:
             result = rules.Transition(moved.state, due.events + moved.events)
         except rules.RulesError as exc:
             if not due.events:
-                raise ProtocolError(exc.code, str(exc)) from exc
+                raise ProtocolError.of(exc.code, str(exc)) from exc
             refusal, result = exc, due
         try:
             pushes = commit(svc, row, state, result, now)
@@ -77,7 +77,7 @@ def play(svc: Services, player: str, request: act.GameRequest) -> Outcome:
             logger.info("lost a race; reloading", extra={"game": request.game})
             continue
         if refusal is not None:
-            err = ProtocolError(refusal.code, str(refusal))
+            err = ProtocolError.of(refusal.code, str(refusal))
             return Outcome([_error(request.id, err)], pushes)
         return Outcome([ack_frame(request.id)], pushes)
     raise ProtocolError("conflict", "the game changed under this action too often; retry")
@@ -96,7 +96,7 @@ def commit(svc: Services, row: GameRow, before: rules.GameState,
     writes = [
         svc.games.state_put(
             after.game_id, after.to_dict(), v=after.v, turn=after.turn,
-            step=after.moves_left_in_pair, status=after.status, players=dict(after.players),
+            step=after.moves_left_in_pair, status=after.status, players=after.players,
             deadline_ms=deadline, expected=row,
         ),
         *svc.games.event_puts(after.game_id, events),
@@ -163,6 +163,6 @@ def candidates(svc: Services, player: str, request: act.Candidates) -> Outcome:
     try:
         cells = rules.candidates(state, seat, request.digit)
     except rules.RulesError as exc:
-        raise ProtocolError(exc.code, str(exc)) from exc
+        raise ProtocolError.of(exc.code, str(exc)) from exc
     return Outcome([{"type": "candidates", "id": request.id, "game": request.game,
                      "digit": request.digit, "cells": [list(c) for c in cells]}])

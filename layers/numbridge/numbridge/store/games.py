@@ -9,7 +9,7 @@ new event, so events exist exactly when the state that produced them does.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,14 +68,14 @@ class Games:
         )
 
     def state_put(self, game_id: str, state: dict[str, Any], *, v: int, turn: str | None,
-                  step: int, status: str, players: dict[str, str],
+                  step: int, status: str, players: Mapping[Any, str],
                   deadline_ms: int | None, expected: GameRow | None) -> Write:
         """The conditional put of a game's state: new (no such game yet) or the
         successor of ``expected`` (same version, turn and pair step)."""
         values: dict[str, Any] = {
             "pk": game_pk(game_id), "sk": "STATE", "v": v, "turn": turn or NO_TURN,
             "step": step, "status": status, "state": json.dumps(state, separators=(",", ":")),
-            "players": json.dumps(players),
+            "players": json.dumps(dict(players)),
         }
         if deadline_ms is not None and status == "playing":
             values["gsi1pk"] = DEADLINE_PARTITION

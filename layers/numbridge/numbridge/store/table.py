@@ -187,11 +187,15 @@ class Table:
             raise _translate(exc) from exc
 
 
-def _translate(exc: ClientError) -> Exception:
-    code = exc.response.get("Error", {}).get("Code", "")
-    if code in {"ConditionalCheckFailedException", "TransactionCanceledException",
-                "TransactionConflictException"}:
-        reasons = exc.response.get("CancellationReasons") or []
-        detail = ", ".join(r.get("Code", "?") for r in reasons) or code
-        return ConflictError(f"conditional write lost ({detail})")
+def _translate(exc: Exception) -> Exception:
+    """A lost condition (or a transaction conflict) becomes :class:`ConflictError`;
+    anything else stays the boto3 error it was."""
+    response: dict[str, Any] = getattr(exc, "response", {}) or {}
+    code = str(response.get("Error", {}).get("Code", ""))
+    reasons = [str(r.get("Code", "")) for r in response.get("CancellationReasons") or []]
+    lost = {"ConditionalCheckFailed", "TransactionConflict"}
+    if code == "ConditionalCheckFailedException" or (
+        code == "TransactionCanceledException" and (lost & set(reasons) or not reasons)
+    ) or code == "TransactionConflictException":
+        return ConflictError(f"conditional write lost ({', '.join(reasons) or code})")
     return exc
