@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from numbridge.protocol import actions, frames
+from numbridge.protocol import actions, events, frames
 
 REF = "#/components/schemas/{model}"
 
@@ -24,7 +24,7 @@ def _action_name(model: type[BaseModel]) -> str:
 
 def document() -> dict[str, Any]:
     client: list[type[BaseModel]] = list(actions.ALL_ACTIONS)
-    server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, frames.GameEvent]
+    server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, *events.EVENTS]
     _, top = models_json_schema([(m, "validation") for m in client + server], ref_template=REF)
     messages: dict[str, Any] = {}
     for model in client:

@@ -207,10 +207,16 @@ _FIXED: TypeAdapter[FixedFrame] = TypeAdapter(FixedFrame)
 
 
 def validate_frame(data: dict[str, Any]) -> BaseModel:
-    """Validate a frame about to be posted (or received, in tests)."""
-    if data.get("type") in FIXED_TYPES:
+    """Validate a frame about to be posted (or received, in tests): an answer,
+    a state, a placeholder, or one of the documented game events."""
+    from numbridge.protocol.events import EVENT_TYPES
+
+    kind = data.get("type")
+    if kind in FIXED_TYPES:
         return _FIXED.validate_python(data)
-    return GameEvent.model_validate(data)
+    if isinstance(kind, str) and kind in EVENT_TYPES:
+        return EVENT_TYPES[kind].model_validate(data)
+    raise ValueError(f"undocumented frame type {kind!r}")
 
 
 def frame(model: BaseModel) -> dict[str, Any]:
