@@ -95,15 +95,6 @@ class Hidden(Frame):
     v: int
 
 
-class GameEvent(BaseModel):
-    """A game event; its other fields depend on ``type`` (see docs/protocol.md)."""
-
-    model_config = ConfigDict(extra="allow")
-    type: str
-    game: str
-    v: int
-
-
 class RoomOut(BaseModel):
     model_config = ConfigDict(extra="allow")
     id: str
