@@ -20,7 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -51,8 +51,18 @@ class ServerFailed(RuntimeError):
 class LocalServer:
     """One ``numbridge serve`` process at a time, on ``port``, keeping ``data_dir``."""
 
-    def __init__(self, data_dir: Path, log_dir: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        log_dir: Path,
+        port: int | None = None,
+        args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        """``args``: more ``serve`` options; ``env``: more environment (e.g. ``ROOMS_CONFIG``)."""
         self.data_dir = data_dir
+        self.args = list(args)
+        self.env = dict(env or {})
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/"
@@ -67,11 +77,11 @@ class LocalServer:
         if self._process is not None:
             raise RuntimeError("already running")
         env = {key: value for key, value in os.environ.items() if key not in ISOLATE}
-        env["PYTHONUNBUFFERED"] = "1"
+        env.update(self.env, PYTHONUNBUFFERED="1")
         self.log_path = self._log_dir / f"serve-{next(self._runs)}.log"
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(
-                [*COMMAND, "--port", str(self.port), "--data-dir", str(self.data_dir)],
+                [*COMMAND, "--port", str(self.port), "--data-dir", str(self.data_dir), *self.args],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,

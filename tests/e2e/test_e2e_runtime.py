@@ -1,0 +1,99 @@
+"""The runtime around the handlers: timers delivered unprompted, signals, external DynamoDB."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import boto3
+import pytest
+from e2e_server import LocalServer, Player
+from moto.server import ThreadedMotoServer
+
+FAST_ROOMS = """\
+rooms:
+  - id: fast
+    title: Fast
+    variants:
+      blitz: {size: 6, clues: {min: 10, max: 16, default: 12}, take_price: 2}
+    move_ms: 2000
+    game_ms: null
+    highlighting: true
+    blocks: [regular]
+"""
+
+
+def deal(ana: Player, bob: Player, room: str) -> str:
+    """Ana proposes in ``room``, Bob accepts; the game id, once both have their state."""
+    proposed = ana.request("propose", room=room, blocks="regular", colour="blue", rated=False)
+    assert proposed["type"] == "proposal", proposed
+    accepted = bob.request("accept", proposal=proposed["proposal"]["id"], timeout=60)
+    assert accepted["type"] == "ack", accepted
+    game = str(ana.expect(lambda f: f["type"] == "state", timeout=60)["game"])
+    assert bob.expect(lambda f: f["type"] == "state", timeout=60)["game"] == game
+    return game
+
+
+def test_a_move_nobody_makes_times_out_for_both_players(tmp_path: Path) -> None:
+    rooms = tmp_path / "rooms.yaml"
+    rooms.write_text(FAST_ROOMS)
+    server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})
+    server.start()
+    try:
+        with server.player("ana") as ana, server.player("bob") as bob:
+            game = deal(ana, bob, "fast")
+            dealt = time.monotonic()
+            # Nobody sends anything: the SQS timer (DelaySeconds) fires the timeout function.
+            for player in (ana, bob):
+                frame = player.expect(lambda f: f["type"] == "timeout", timeout=15)
+                assert frame["game"] == game
+            assert time.monotonic() - dealt < 2.0 + 3.0
+    finally:
+        server.kill()
+
+
+def test_sigint_stops_gracefully_and_the_data_stays(local_server: LocalServer) -> None:
+    with local_server.player("ana") as ana:
+        proposal = ana.request(
+            "propose", room="bridge", blocks="regular", colour="red", rated=False
+        )
+        assert local_server.stop(signal.SIGINT) == 0
+    local_server.start()
+    with local_server.player("bob") as bob:
+        listed = bob.request("proposals", room="bridge")["proposals"]
+        assert proposal["proposal"]["id"] in [p["id"] for p in listed]
+
+
+@pytest.fixture
+def external_dynamodb() -> Iterator[str]:
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+def test_an_external_dynamodb_endpoint_holds_the_data(
+    tmp_path: Path, external_dynamodb: str
+) -> None:
+    server = LocalServer(
+        tmp_path / "data", tmp_path, args=["--dynamodb-endpoint", external_dynamodb]
+    )
+    server.start()
+    try:
+        with server.player("ana") as ana:
+            ana.request("propose", room="bridge", blocks="regular", colour="blue", rated=False)
+    finally:
+        assert server.stop() == 0
+    dynamodb = boto3.client(
+        "dynamodb",
+        endpoint_url=external_dynamodb,
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+    )
+    items = dynamodb.scan(TableName="numbridge-games")["Items"]
+    assert any(item["pk"]["S"].startswith("PROPOSAL#") for item in items)
+    assert not (tmp_path / "data" / "snapshot.json").exists()
