@@ -13,7 +13,7 @@ Event = dict[str, Any]
 
 def aws_client(service: str, endpoint: str) -> Any:
     return boto3.client(
-        service,  # type: ignore[call-overload]
+        service,
         endpoint_url=endpoint,
         region_name="us-east-1",
         aws_access_key_id="test",

@@ -77,7 +77,7 @@ def credentials(endpoints: Endpoints) -> dict[str, str]:
 
 def client(service: str, endpoint: str, creds: dict[str, str]) -> Any:
     return boto3.client(
-        service,  # type: ignore[call-overload]
+        service,
         endpoint_url=endpoint,
         region_name=REGION,
         aws_access_key_id=creds["AWS_ACCESS_KEY_ID"],

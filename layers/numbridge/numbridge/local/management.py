@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 
 from aiohttp import web
 
@@ -22,7 +22,7 @@ log = logging.getLogger("numbridge.local")
 MAX_DATA_BYTES = 128 * 1024
 DELETED = 1000
 
-Closer = Callable[[Connection, int, str], Awaitable[None]]
+Closer = Callable[[Connection, int, str], Coroutine[object, object, None]]
 
 
 def _error(status: int, kind: str, message: str) -> web.Response:
