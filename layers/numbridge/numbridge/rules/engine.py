@@ -137,20 +137,20 @@ def apply(
 ) -> Transition:
     """Apply what is due at ``now_ms``, then ``seat``'s action; raise a RulesError if refused."""
     check_structure(action)
-    what = describe(action)
-    check_seat(seat, what)
+    if not is_seat(seat):
+        check_seat(seat, describe(action))
     if state.status == "finished":
-        raise GameOver(f"{what}: the game is over")
+        raise GameOver(f"{describe(action)}: the game is over")
     d = Draft(state)
     _catch_up(d, now_ms, rng)
     if d.status == "finished":
-        raise GameOver(f"{what}: the game is over (time ran out)")
+        raise GameOver(f"{describe(action)}: the game is over (time ran out)")
     turn_handler = _TURN_HANDLERS.get(type(action))
     if turn_handler is not None:
         if d.status != "playing":
-            raise IllegalAction(f"{what}: the game is adjourned")
+            raise IllegalAction(f"{describe(action)}: the game is adjourned")
         if seat != d.to_move:
-            raise NotYourTurn(f"{what}: it is {d.to_move}'s turn")
+            raise NotYourTurn(f"{describe(action)}: it is {d.to_move}'s turn")
         turn_handler(d, seat, action, now_ms, rng)
     else:
         _CLUB_HANDLERS[type(action)](d, seat, action, now_ms)

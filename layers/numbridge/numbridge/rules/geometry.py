@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 SIZES = (6, 9)
 
@@ -103,7 +103,7 @@ class Layout:
         return layout
 
     def to_string(self) -> str:
-        return "".join(str(b) for b in self.blocks)
+        return _layout_string(self.blocks)
 
     def block_cells(self, block: int) -> tuple[int, ...]:
         return tuple(i for i, b in enumerate(self.blocks) if b == block)
@@ -122,6 +122,11 @@ class Layout:
         group |= set(self.block_cells(self.blocks[index]))
         group.discard(index)
         return frozenset(group)
+
+
+@lru_cache(maxsize=512)
+def _layout_string(blocks: tuple[int, ...]) -> str:
+    return "".join(str(b) for b in blocks)
 
 
 def is_connected(cells: tuple[int, ...] | frozenset[int], size: int) -> bool:
@@ -171,3 +176,9 @@ def peer_table(layout: Layout) -> tuple[frozenset[int], ...]:
         group.discard(i)
         table.append(frozenset(group))
     return tuple(table)
+
+
+@lru_cache(maxsize=512)
+def parse_layout(text: str) -> Layout:
+    """:meth:`Layout.from_string`, cached (a game's layout is parsed on every load)."""
+    return Layout.from_string(text)

@@ -19,24 +19,25 @@ from .seats import MARK, Seat, other
 from .state import LastMistake, RecordEntry, Result
 
 
-def _tile_in_hand(d: Draft, seat: Seat, digit: int, what: str) -> None:
+def _tile_in_hand(d: Draft, seat: Seat, digit: int, action: Place | Take) -> None:
     n = d.size
     if not 1 <= digit <= n:
-        raise IllegalAction(f"{what}: {digit} is not a digit of a {n}x{n} board (1…{n})")
+        raise IllegalAction(
+            f"{describe(action)}: {digit} is not a digit of a {n}x{n} board (1…{n})"
+        )
     if digit not in d.hands[seat]:
-        raise IllegalAction(f"{what}: you hold no {digit}")
+        raise IllegalAction(f"{describe(action)}: you hold no {digit}")
 
 
 def place(d: Draft, seat: Seat, action: Place, now_ms: int, rng: random.Random) -> None:
-    what = describe(action)
     i = cell_index(action, d.size)
     r, c = action.cell
     if d.board.givens[i] != ".":
-        raise IllegalAction(f"{what}: cell [{r}, {c}] is a clue")
+        raise IllegalAction(f"{describe(action)}: cell [{r}, {c}] is a clue")
     if d.digits[i] != ".":
-        raise IllegalAction(f"{what}: cell [{r}, {c}] is already filled")
+        raise IllegalAction(f"{describe(action)}: cell [{r}, {c}] is already filled")
     digit = action.digit
-    _tile_in_hand(d, seat, digit, what)
+    _tile_in_hand(d, seat, digit, action)
 
     used = d.charge(now_ms)
     before = list(d.hands[seat])
@@ -67,25 +68,30 @@ def place(d: Draft, seat: Seat, action: Place, now_ms: int, rng: random.Random) 
 
 
 def take(d: Draft, seat: Seat, action: Take, now_ms: int, rng: random.Random) -> None:
-    what = describe(action)
     i = cell_index(action, d.size)
     r, c = action.cell
     if d.board.givens[i] == ".":
-        raise IllegalAction(f"{what}: cell [{r}, {c}] is not a clue")
+        raise IllegalAction(f"{describe(action)}: cell [{r}, {c}] is not a clue")
     if d.owners[i] != ".":
-        raise IllegalAction(f"{what}: the clue at [{r}, {c}] is already taken")
+        raise IllegalAction(f"{describe(action)}: the clue at [{r}, {c}] is already taken")
     hand = d.hands[seat]
     price = d.options.take_price
     if not hand:
         if action.digit is not None:
-            raise IllegalAction(f"{what}: you hold no tiles, so the take is free: send no digit")
+            raise IllegalAction(
+                f"{describe(action)}: you hold no tiles, so the take is free: send no digit"
+            )
         paid: list[int] = []
     else:
         if action.digit is None:
-            raise IllegalAction(f"{what}: name the tile you pay with (the price is {price})")
-        _tile_in_hand(d, seat, action.digit, what)
+            raise IllegalAction(
+                f"{describe(action)}: name the tile you pay with (the price is {price})"
+            )
+        _tile_in_hand(d, seat, action.digit, action)
         if len(hand) < price:
-            raise IllegalAction(f"{what}: the price is {price} tiles and you hold {len(hand)}")
+            raise IllegalAction(
+                f"{describe(action)}: the price is {price} tiles and you hold {len(hand)}"
+            )
         paid = tiles.pick_payment(hand, action.digit, price, rng)
 
     used = d.charge(now_ms)

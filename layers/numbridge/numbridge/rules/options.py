@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
-from .geometry import Layout, validate_layout
+from .geometry import Layout, parse_layout, validate_layout
 from .seats import BlockKind, Variant, is_block_kind, is_variant
 
 MAX_TAKE_PRICE = 3  # a hand holds 3 tiles; a price above that could never be paid
@@ -93,6 +94,25 @@ class GameOptions:
             raise ValueError(f"game options lack {exc.args[0]!r}") from None
 
 
+@lru_cache(maxsize=512)
+def check_board(layout: Layout, givens: str, solution: str) -> None:
+    """Raise ``ValueError`` unless this is a valid board (cached: states are loaded often)."""
+    validate_layout(layout)
+    n = layout.size
+    cells = n * n
+    digits = {str(d) for d in range(1, n + 1)}
+    if not isinstance(solution, str) or len(solution) != cells or not set(solution) <= digits:
+        raise ValueError(f"the solution must be {cells} digits 1…{n}")
+    if not isinstance(givens, str) or len(givens) != cells:
+        raise ValueError(f"the givens must be {cells} characters")
+    for i, (given, solved) in enumerate(zip(givens, solution, strict=True)):
+        if given not in (".", solved):
+            raise ValueError(f"given {given!r} at index {i} disagrees with the solution")
+    for unit in layout.units():
+        if {solution[i] for i in unit} != digits:
+            raise ValueError("the solution breaks the sudoku rule")
+
+
 @dataclass(frozen=True)
 class Board:
     """A dealt board: the block layout, the givens (digit or '.') and the full solution."""
@@ -102,20 +122,7 @@ class Board:
     solution: str
 
     def __post_init__(self) -> None:
-        validate_layout(self.layout)
-        n = self.layout.size
-        cells = n * n
-        digits = {str(d) for d in range(1, n + 1)}
-        if len(self.solution) != cells or not set(self.solution) <= digits:
-            raise ValueError(f"the solution must be {cells} digits 1…{n}")
-        if len(self.givens) != cells:
-            raise ValueError(f"the givens must be {cells} characters")
-        for i, (given, solved) in enumerate(zip(self.givens, self.solution, strict=True)):
-            if given not in (".", solved):
-                raise ValueError(f"given {given!r} at index {i} disagrees with the solution")
-        for unit in self.layout.units():
-            if {self.solution[i] for i in unit} != digits:
-                raise ValueError("the solution breaks the sudoku rule")
+        check_board(self.layout, self.givens, self.solution)
 
     @property
     def size(self) -> int:
@@ -134,4 +141,4 @@ class Board:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Board:
-        return cls(Layout.from_string(data["layout"]), data["givens"], data["solution"])
+        return cls(parse_layout(data["layout"]), data["givens"], data["solution"])

@@ -1,0 +1,467 @@
+"""A random player for property tests: drives whole games with legal and illegal
+actions, checks every invariant after every step, and judges each turn action
+against an independent oracle (what RULES.md says should be legal)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from rules_helpers import check_board, check_tiles, options, roundtrip, shuffled_solution
+
+from numbridge.rules import (
+    AcceptAdjourn,
+    AcceptDraw,
+    Action,
+    Board,
+    DeclineDraw,
+    Exchange,
+    GameOver,
+    GameState,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    OfferAdjourn,
+    OfferDraw,
+    Place,
+    Resign,
+    Resume,
+    RulesError,
+    Swap,
+    Take,
+    Transition,
+    advance,
+    apply,
+    new_game,
+    next_deadline,
+    other,
+    player_view,
+    spectator_view,
+)
+from numbridge.rules.goals import block_table, connection
+from numbridge.rules.seats import SEATS, Seat
+from numbridge.rules.views import swap_cell
+
+EVENT_KINDS = {
+    "placed",
+    "mistake",
+    "taken",
+    "exchanged",
+    "swapped",
+    "timeout",
+    "passed",
+    "hand",
+    "turn",
+    "draw_offered",
+    "draw_declined",
+    "draw_lapsed",
+    "adjourn_offered",
+    "adjourn_lapsed",
+    "adjourned",
+    "resume_requested",
+    "resumed",
+    "finished",
+}
+VIEW_KEYS = {
+    "game",
+    "v",
+    "room",
+    "variant",
+    "size",
+    "blocks",
+    "digits",
+    "owners",
+    "clues",
+    "you",
+    "players",
+    "hand",
+    "bag",
+    "turn",
+    "moves_left_in_pair",
+    "now_ms",
+    "deadline_ms",
+    "status",
+    "result",
+    "block_table",
+    "block_owners",
+    "swap_available",
+    "offers",
+    "options",
+    "last_mistake",
+    "resume_requested",
+    "moves",
+}
+
+
+@dataclass(frozen=True)
+class Setup:
+    variant: str
+    seed: int
+    irregular: bool
+    clue_share: float
+    take_price: int
+    game_ms: int | None
+    move_ms: int
+    to_the_end: bool  # no resignations or agreed draws: play until a goal or time
+
+
+def deal_setup(setup: Setup) -> GameState:
+    size = 6 if setup.variant == "blitz" else 9
+    r = random.Random(setup.seed)
+    layout, solution = shuffled_solution(size, r, setup.irregular)
+    cells = size * size
+    clues = sorted(r.sample(range(cells), round(cells * setup.clue_share)))
+    givens = "".join(solution[i] if i in set(clues) else "." for i in range(cells))
+    opts = options(
+        setup.variant,
+        room="study" if setup.game_ms is None else setup.variant,
+        blocks="irregular" if setup.irregular else "regular",
+        clues=len(clues),
+        take_price=setup.take_price,
+        move_ms=setup.move_ms,
+        game_ms=setup.game_ms,
+    )
+    board = Board(layout, givens, solution)
+    return new_game("g-prop", opts, board, {"blue": "ana", "red": "bob"}, r, 1_000)
+
+
+# --- the oracle --------------------------------------------------------------
+
+
+def free_clues(s: GameState) -> list[int]:
+    return [
+        i for i, (g, o) in enumerate(zip(s.board.givens, s.owners, strict=True)) if g != "." and o == "."
+    ]
+
+
+def expected_error(s: GameState, seat: Any, action: Any) -> type[RulesError] | None:
+    """What RULES.md/PROTOCOL.md say ``apply`` must raise (None: legal)."""
+    n = s.size
+    if seat not in SEATS:
+        return MalformedAction
+    if isinstance(action, Place | Take):
+        cell = action.cell
+        if not (
+            isinstance(cell, tuple)
+            and len(cell) == 2
+            and all(type(v) is int for v in cell)
+        ):
+            return MalformedAction
+        if isinstance(action, Place) and type(action.digit) is not int:
+            return MalformedAction
+        if isinstance(action, Take) and action.digit is not None and type(action.digit) is not int:
+            return MalformedAction
+    if s.status == "finished":
+        return GameOver
+    turn_action = isinstance(action, Place | Take | Exchange | Swap)
+    if turn_action:
+        if s.status != "playing":
+            return IllegalAction
+        if seat != s.to_move:
+            return NotYourTurn
+    hand = s.hand(seat)
+    if isinstance(action, Place | Take):
+        r, c = action.cell
+        if not (0 <= r < n and 0 <= c < n):
+            return IllegalAction
+        i = r * n + c
+    if isinstance(action, Place):
+        if s.board.givens[i] != "." or s.digits[i] != "." or action.digit not in hand:
+            return IllegalAction
+        return None
+    if isinstance(action, Take):
+        if i not in free_clues(s):
+            return IllegalAction
+        if not hand:
+            return None if action.digit is None else IllegalAction
+        if action.digit is None or action.digit not in hand:
+            return IllegalAction
+        return None if len(hand) >= s.options.take_price else IllegalAction
+    if isinstance(action, Exchange):
+        return None if s.bag else IllegalAction
+    if isinstance(action, Swap):
+        return None if swap_cell(s) is not None else IllegalAction
+    if isinstance(action, Resign):
+        return None
+    if isinstance(action, OfferDraw):
+        return IllegalAction if s.draw_offer == seat else None
+    if isinstance(action, AcceptDraw | DeclineDraw):
+        return None if s.draw_offer == other(seat) else IllegalAction
+    if isinstance(action, OfferAdjourn):
+        return None if s.status == "playing" and s.adjourn_offer != seat else IllegalAction
+    if isinstance(action, AcceptAdjourn):
+        ok = s.status == "playing" and s.adjourn_offer == other(seat)
+        return None if ok else IllegalAction
+    if isinstance(action, Resume):
+        return None if s.status == "adjourned" and not s.side(seat).resume else IllegalAction
+    raise AssertionError(action)
+
+
+# --- invariants --------------------------------------------------------------
+
+
+def check_state(s: GameState) -> None:
+    check_tiles(s)
+    check_board(s)
+    n = s.size
+    if s.variant == "domains":
+        assert s.moves_left_in_pair in (1, 2)
+    else:
+        assert s.moves_left_in_pair == 1
+    for seat in SEATS:
+        clock = s.side(seat).clock_ms
+        assert (clock is None) == (s.options.game_ms is None)
+        assert clock is None or clock >= 0
+    if s.status == "playing":
+        mover = s.to_move
+        # the automatic pass was applied: the mover always has something to do
+        assert s.hand(mover) or s.bag or free_clues(s)
+    if s.status != "finished":
+        assert s.result is None
+        if s.variant == "domains":
+            table = block_table(s.owners, s.board.layout)
+            assert table.winner() is None
+        else:
+            assert connection(s.owners, n, "blue") is None
+            assert connection(s.owners, n, "red") is None
+    else:
+        result = s.result
+        assert result is not None
+        check_result(s, result)
+
+
+def check_result(s: GameState, result: dict[str, Any]) -> None:
+    n = s.size
+    if result["by"] == "agreement":
+        assert result["winner"] is None
+        return
+    winner = result["winner"]
+    assert winner in SEATS
+    if result["by"] != "goal":
+        return
+    mark = winner[0]
+    if s.variant == "domains":
+        table = block_table(s.owners, s.board.layout)
+        assert table.winner() == winner
+        assert result["blocks"] == table.blocks_of(winner)
+        assert result["block_table"] == table.to_dict()
+    else:
+        path = result["path"]
+        assert all(s.owners[r * n + c] == mark for r, c in path)
+        ends = [path[0], path[-1]]
+        axis = 0 if winner == "blue" else 1
+        assert {ends[0][axis], ends[1][axis]} == {0, n - 1}
+
+
+def check_transition(before: GameState, t: Transition) -> None:
+    after = t.state
+    assert after.v == before.v + len(t.events)
+    assert [e.v for e in t.events] == list(range(before.v + 1, after.v + 1))
+    last_hand: dict[Seat, list[int]] = {}
+    for e in t.events:
+        assert e.kind in EVENT_KINDS, e.kind
+        json.dumps(e.data)
+        if e.kind == "hand":
+            assert e.to in SEATS and set(e.data) == {"hand"}
+            last_hand[e.to] = e.data["hand"]  # type: ignore[index]
+        else:
+            assert e.to is None
+            assert "hand" not in e.data and "solution" not in e.data and "paid_digits" not in e.data
+    for seat, hand in last_hand.items():
+        assert hand == list(after.hand(seat))
+    for seat in SEATS:  # every change of a hand is announced to its holder
+        if before.hand(seat) != after.hand(seat):
+            assert seat in last_hand
+    if any(e.kind == "finished" for e in t.events):
+        assert t.events[-1].kind == "finished" and after.status == "finished"
+
+
+def check_views(s: GameState, now: int) -> None:
+    solution = s.board.solution
+    for seat in (*SEATS, None):
+        view = player_view(s, seat, now) if seat else spectator_view(s, now)
+        assert set(view) <= VIEW_KEYS
+        text = json.dumps(view)
+        assert '"solution"' not in text and '"record"' not in text
+        if s.digits != solution:  # (a full board shows the whole solution, rightly)
+            assert solution not in text
+        assert isinstance(view["bag"], int) and view["bag"] == len(s.bag)
+        for who in SEATS:
+            assert set(view["players"][who]) == {"name", "hand_size", "mistakes", "clock_ms"}
+        if seat is None:
+            assert "hand" not in view and "you" not in view
+        else:
+            assert view["hand"] == list(s.hand(seat)) and view["you"] == seat
+        assert view["v"] == s.v and view["status"] == s.status
+
+
+def fingerprint(s: GameState) -> tuple[Any, ...]:
+    return (
+        s.v,
+        s.digits,
+        s.owners,
+        s.bag,
+        s.blue,
+        s.red,
+        s.status,
+        s.to_move,
+        s.moves_left_in_pair,
+        s.turn_started_ms,
+        s.draw_offer,
+        s.adjourn_offer,
+        len(s.record),
+    )
+
+
+# --- the player --------------------------------------------------------------
+
+
+class Player:
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.state = deal_setup(setup)
+        self.now = 1_000
+        self.pick = random.Random(setup.seed ^ 0xA5A5)
+        self.engine_rng = random.Random(setup.seed ^ 0x5EED)
+        self.oracle_rng = random.Random(0)
+        self.steps = 0
+        self.errors: Counter[str] = Counter()
+
+    # choosing ----------------------------------------------------------------
+
+    def cells_for(self, digit: int, correct: bool) -> list[tuple[int, int]]:
+        s = self.state
+        n = s.size
+        return [
+            divmod(i, n)
+            for i, (d, sol) in enumerate(zip(s.digits, s.board.solution, strict=True))
+            if d == "." and (sol == str(digit)) == correct
+        ]
+
+    def turn_action(self, seat: Seat) -> Action:
+        s, p = self.state, self.pick
+        hand = s.hand(seat)
+        roll = p.random()
+        if hand and roll < 0.55:
+            digit = p.choice(hand)
+            return Place(p.choice(self.cells_for(digit, True)), digit)
+        if hand and roll < 0.65:
+            digit = p.choice(hand)
+            wrong = self.cells_for(digit, False)
+            if wrong:
+                return Place(p.choice(wrong), digit)
+        clues = free_clues(s)
+        if clues and roll < 0.8:
+            i = p.choice(clues)
+            digit = p.choice(hand) if hand and p.random() < 0.9 else None
+            return Take(divmod(i, s.size), digit)
+        if swap_cell(s) is not None and p.random() < 0.5:
+            return Swap()
+        return Exchange()
+
+    def junk(self, seat: Seat) -> tuple[Any, Any]:
+        """Something probably refused (the oracle says what exactly)."""
+        s, p = self.state, self.pick
+        n = s.size
+        options_: list[tuple[Any, Any]] = [
+            (other(s.to_move), Place((0, 0), 1)),  # not your turn (or worse)
+            (seat, Place((p.randint(-1, n), p.randint(-1, n)), p.randint(0, n + 1))),
+            (seat, Take((p.randint(0, n - 1), p.randint(0, n - 1)), p.choice([None, 1, 2]))),
+            (seat, Place((1, 2), "3")),
+            (seat, Take((1,), None)),  # type: ignore[arg-type]
+            ("green", Exchange()),
+            (seat, Swap()),
+            (seat, AcceptDraw()),
+            (seat, DeclineDraw()),
+            (seat, AcceptAdjourn()),
+            (seat, Resume()),
+            (seat, Exchange()),
+        ]
+        if self.setup.to_the_end:  # no agreed draws in games played to the end
+            options_ = [o for o in options_ if not isinstance(o[1], AcceptDraw)]
+        return p.choice(options_)
+
+    def club_action(self) -> tuple[Seat, Action]:
+        s, p = self.state, self.pick
+        seat: Seat = p.choice(SEATS)
+        end = self.setup.to_the_end
+        if s.status == "adjourned":
+            asked = [x for x in SEATS if not s.side(x).resume]
+            return p.choice(asked), Resume()
+        if s.draw_offer is not None:
+            receiver = other(s.draw_offer)
+            if end or p.random() < 0.7:
+                return receiver, DeclineDraw()
+            return receiver, AcceptDraw()
+        if s.adjourn_offer is not None and p.random() < 0.7:
+            return other(s.adjourn_offer), AcceptAdjourn()
+        if not end and p.random() < 0.05:
+            return seat, Resign()
+        return seat, p.choice([OfferDraw(), OfferAdjourn()])
+
+    # stepping ----------------------------------------------------------------
+
+    def try_apply(self, seat: Any, action: Any, now: int) -> None:
+        s = self.state
+        rng_state = self.engine_rng.getstate()
+        self.oracle_rng.setstate(rng_state)
+        due = advance(s, now, self.oracle_rng).state  # what apply sees after timeouts
+        expected = expected_error(due, seat, action)
+        before: Any = None
+        if expected is not None:
+            # the full form now and then; a cheap fingerprint otherwise
+            before = s.to_dict() if self.steps % 4 == 0 else fingerprint(s)
+        try:
+            t = apply(s, seat, action, now, self.engine_rng)
+        except RulesError as err:
+            self.errors[type(err).__name__] += 1
+            assert expected is not None and isinstance(err, expected), (action, err, expected)
+            assert err.code == expected.code
+            assert str(err)
+            assert (s.to_dict() if self.steps % 4 == 0 else fingerprint(s)) == before
+            self.engine_rng.setstate(rng_state)
+            return
+        assert expected is None, (action, expected)
+        check_transition(s, t)
+        self.state = t.state
+        self.now = max(self.now, now)
+
+    def step(self) -> None:
+        s, p = self.state, self.pick
+        self.steps += 1
+        move_ms = s.options.move_ms
+        roll = p.random()
+        deadline = next_deadline(s)
+        if deadline is not None and roll < 0.06:
+            # the move limit passes (sometimes several): the timer calls advance
+            at = deadline + (p.randint(0, 3 * move_ms) if p.random() < 0.3 else 0)
+            t = advance(s, at, self.engine_rng)
+            check_transition(s, t)
+            self.state, self.now = t.state, at
+            return
+        now = self.now + p.randint(0, move_ms // 3)
+        if deadline is not None and p.random() < 0.03:
+            now = deadline + p.randint(0, move_ms)  # an action arriving late
+        if s.status != "playing" or roll < 0.12:
+            seat, action = self.club_action()
+            self.try_apply(seat, action, now)
+        elif roll < 0.25:
+            self.try_apply(*self.junk(s.to_move), now)
+        else:
+            self.try_apply(s.to_move, self.turn_action(s.to_move), now)
+
+    def play(self, max_steps: int, check_every: int = 20) -> GameState:
+        for _ in range(max_steps):
+            if self.state.status == "finished":
+                break
+            self.step()
+            check_state(self.state)
+            if self.steps % check_every == 0:
+                check_views(self.state, self.now)
+                roundtrip(self.state)
+        check_views(self.state, self.now)
+        roundtrip(self.state)
+        return self.state
