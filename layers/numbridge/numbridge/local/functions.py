@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from numbridge.local.lambda_context import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, LambdaContext
+from numbridge.local.quiesce import Quiesce
 
 log = logging.getLogger("numbridge.local")
 
@@ -99,6 +100,8 @@ class Invoker:
 
     def __init__(self, max_workers: int = 16) -> None:
         self._executor = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="lambda")
+        self.quiesce = Quiesce()
+        """Taken alone by snapshots: no handler is between two writes meanwhile."""
 
     async def invoke(self, function: Function, event: dict[str, Any]) -> Any:
         """The handler's return value; its exception propagates (and is logged)."""
@@ -110,7 +113,7 @@ class Invoker:
         loop = asyncio.get_running_loop()
         started = time.monotonic()
         try:
-            return await loop.run_in_executor(self._executor, function.handler, event, context)
+            return await loop.run_in_executor(self._executor, self._run, function, event, context)
         except Exception:
             log.exception("function %s failed (request %s)", function.name, context.aws_request_id)
             raise
@@ -123,6 +126,10 @@ class Invoker:
                     elapsed,
                     function.timeout_s,
                 )
+
+    def _run(self, function: Function, event: dict[str, Any], context: LambdaContext) -> Any:
+        with self.quiesce.shared():
+            return function.handler(event, context)
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=False)

@@ -29,6 +29,7 @@ from numbridge.local.functions import (
     template_routes,
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
+from numbridge.local.quiesce import Quiesce
 from numbridge.local.snapshots import Snapshots
 from numbridge.local.timers import SWEEP_INTERVAL_S, Timers
 
@@ -69,13 +70,21 @@ def _configure_logging() -> None:
     warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 
-async def _snapshot_every(snapshots: Snapshots, interval_s: float, stop: asyncio.Event) -> None:
+async def _snapshot_every(
+    snapshots: Snapshots, quiesce: Quiesce, interval_s: float, stop: asyncio.Event
+) -> None:
+    """Save every ``interval_s`` (when changed), between handlers, until ``stop``."""
+
+    def save() -> None:
+        with quiesce.alone():
+            snapshots.save()
+
     loop = asyncio.get_running_loop()
     while not stop.is_set():
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), interval_s)
         try:
-            await loop.run_in_executor(None, snapshots.save)
+            await loop.run_in_executor(None, save)
         except Exception:
             log.exception("snapshot failed")
 
@@ -144,7 +153,9 @@ async def _serve(options: ServeOptions) -> None:
         await server.start(sock)
         timers.start()
         saver = (
-            asyncio.create_task(_snapshot_every(snapshots, options.snapshot_interval_s, stop))
+            asyncio.create_task(
+                _snapshot_every(snapshots, invoker.quiesce, options.snapshot_interval_s, stop)
+            )
             if snapshots
             else None
         )
