@@ -51,12 +51,18 @@ class ServeOptions:
 
 def serve(options: ServeOptions) -> int:
     """Run until Ctrl-C or SIGTERM; the exit status."""
+    from numbridge.store.schema import TemplateError
+
     _configure_logging()
     try:
         asyncio.run(_serve(options))
-    except OSError as exc:
+    except (OSError, TemplateError) as exc:  # a clear message; anything else: its traceback
         print(f"numbridge serve: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("numbridge serve: interrupted; changes since the last snapshot are lost",
+              file=sys.stderr)
+        return 130
     return 0
 
 
@@ -105,9 +111,21 @@ def _stop_on_signals(stop: asyncio.Event) -> None:
 
 
 async def _serve(options: ServeOptions) -> None:
+    root = repo_root()
+    if not (root / "template.yaml").is_file() or not (root / "functions").is_dir():
+        raise FileNotFoundError(
+            f"no template.yaml and functions/ in {root}: run from a Numbridge checkout "
+            "or set NUMBRIDGE_ROOT to one"
+        )
     directory = data_dir(options.data_dir)
     secret = token_secret(directory)
-    sock = bind(options.host, options.port)
+    try:
+        sock = bind(options.host, options.port)
+    except OSError as exc:
+        raise OSError(
+            f"cannot listen on {options.host}:{options.port} ({exc.strerror}); "
+            "is another server running? Choose another --port"
+        ) from exc
     port = sock.getsockname()[1]
     http_url = base_url(options.host, port)
 
@@ -116,7 +134,6 @@ async def _serve(options: ServeOptions) -> None:
         creds = backend.credentials(endpoints)
         dynamodb = backend.client("dynamodb", endpoints.dynamodb, creds)
         sqs = backend.client("sqs", endpoints.sqs, creds)
-        root = repo_root()
         tables = backend.create_tables(dynamodb, root / "template.yaml")
         queue_url = backend.create_queue(sqs)
         snapshots = (
