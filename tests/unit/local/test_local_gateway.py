@@ -200,3 +200,15 @@ def test_plain_http_on_the_websocket_path_gets_426(gateway: ThreadedGateway) -> 
     with pytest.raises(urllib.error.HTTPError) as answer:
         urllib.request.urlopen(gateway.url + "/", timeout=10)
     assert answer.value.code == 426
+
+
+def test_connections_end_after_the_maximum_duration(recorder: Recorder) -> None:
+    settings = GatewaySettings(max_connection_s=0.3, idle_timeout_s=None)
+    with ThreadedGateway(routes(recorder), settings=settings) as gw, open_socket(gw) as ws:
+        ws.send(json.dumps({"action": "place"}))
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+        recorder.wait_for("disconnect")
+    assert len(recorder.events("move")) == 1

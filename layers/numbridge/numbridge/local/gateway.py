@@ -104,15 +104,16 @@ class Gateway:
         if status >= 400:
             log.info("connection refused with %d (%s)", status, client.connection_id)
             return web.Response(status=status, text=_reason(status))
-        await socket.prepare(request)
         connection = Connection(client, socket)
-        self._registry.add(connection)
         work: asyncio.Queue[Work] = asyncio.Queue()
         worker = asyncio.create_task(self._work(connection, work))
         self._workers.add(worker)
         worker.add_done_callback(self._workers.discard)
-        expiry = self._expire_later(connection)
+        code, reason, expiry = ABNORMAL, "Connection lost", None
         try:
+            await socket.prepare(request)
+            self._registry.add(connection)
+            expiry = self._expire_later(connection)
             code, reason = await self._read(connection, work)
         finally:
             if expiry is not None:
