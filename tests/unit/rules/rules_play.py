@@ -10,8 +10,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from rules_helpers import check_board, check_tiles, options, roundtrip, shuffled_solution
-
 from numbridge.rules import (
     AcceptAdjourn,
     AcceptDraw,
@@ -44,6 +42,7 @@ from numbridge.rules import (
 from numbridge.rules.goals import block_table, connection
 from numbridge.rules.seats import SEATS, Seat
 from numbridge.rules.views import swap_cell
+from rules_helpers import check_board, check_tiles, options, roundtrip, shuffled_solution
 
 EVENT_KINDS = {
     "placed",
@@ -133,7 +132,9 @@ def deal_setup(setup: Setup) -> GameState:
 
 def free_clues(s: GameState) -> list[int]:
     return [
-        i for i, (g, o) in enumerate(zip(s.board.givens, s.owners, strict=True)) if g != "." and o == "."
+        i
+        for i, (g, o) in enumerate(zip(s.board.givens, s.owners, strict=True))
+        if g != "." and o == "."
     ]
 
 
@@ -144,11 +145,7 @@ def expected_error(s: GameState, seat: Any, action: Any) -> type[RulesError] | N
         return MalformedAction
     if isinstance(action, Place | Take):
         cell = action.cell
-        if not (
-            isinstance(cell, tuple)
-            and len(cell) == 2
-            and all(type(v) is int for v in cell)
-        ):
+        if not (isinstance(cell, tuple) and len(cell) == 2 and all(type(v) is int for v in cell)):
             return MalformedAction
         if isinstance(action, Place) and type(action.digit) is not int:
             return MalformedAction
@@ -344,6 +341,8 @@ class Player:
     def turn_action(self, seat: Seat) -> Action:
         s, p = self.state, self.pick
         hand = s.hand(seat)
+        if swap_cell(s) is not None and p.random() < 0.3:
+            return Swap()
         roll = p.random()
         if hand and roll < 0.55:
             digit = p.choice(hand)
@@ -358,8 +357,6 @@ class Player:
             i = p.choice(clues)
             digit = p.choice(hand) if hand and p.random() < 0.9 else None
             return Take(divmod(i, s.size), digit)
-        if swap_cell(s) is not None and p.random() < 0.5:
-            return Swap()
         return Exchange()
 
     def junk(self, seat: Seat) -> tuple[Any, Any]:
@@ -423,6 +420,11 @@ class Player:
             assert str(err)
             assert (s.to_dict() if self.steps % 4 == 0 else fingerprint(s)) == before
             self.engine_rng.setstate(rng_state)
+            if isinstance(err, GameOver) and s.status != "finished":
+                # lost on time before the action: the service's timer applies it
+                t = advance(s, now, self.engine_rng)
+                check_transition(s, t)
+                self.state, self.now = t.state, max(self.now, now)
             return
         assert expected is None, (action, expected)
         check_transition(s, t)

@@ -7,9 +7,8 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rules_play import Player, Setup
-
 from numbridge.rules import archive_record
+from rules_play import Player, Setup
 
 # RULES_GAMES scales the number of games (e.g. RULES_GAMES=10 for a long soak).
 SCALE = float(os.environ.get("RULES_GAMES", "1"))

@@ -230,3 +230,23 @@ def test_archive_record_only_for_finished_games() -> None:
         "at_ms",
     }
     json.dumps(record)
+
+
+def test_view_for_a_bad_seat_is_malformed() -> None:
+    with pytest.raises(MalformedAction):
+        player_view(deal(), "green", 0)  # type: ignore[arg-type]
+
+
+def test_domains_is_played_on_nine_by_nine() -> None:
+    with pytest.raises(ValueError, match="9x9"):
+        GameOptions.from_dict({**deal("domains").options.to_dict(), "size": 6})
+
+
+def test_events_are_json_and_public_events_hide_hands() -> None:
+    s = deal("blitz", givens=range(0, 36, 3))
+    t = apply(s, "blue", Exchange(), 10, rng())
+    for e in t.events:
+        json.dumps(e.to_dict())
+        if e.to is None:
+            assert "hand" not in e.data
+    assert [e.to for e in t.events if e.kind == "hand"] in ([], ["blue"])

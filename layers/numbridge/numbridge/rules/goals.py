@@ -9,8 +9,10 @@ game ends as soon as mine > theirs + undecided.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from operator import itemgetter
 
 from .geometry import Layout, cell_of, column_cells, neighbours, row_cells
 from .seats import MARK, SEATS, Seat, Variant, other
@@ -58,16 +60,15 @@ class BlockTable:
     """Domains: the owner of each block (seat or None) and the counts."""
 
     owners: tuple[Seat | None, ...]
+    blue: int
+    red: int
+    undecided: int
 
     def count(self, seat: Seat) -> int:
-        return sum(1 for o in self.owners if o == seat)
-
-    @property
-    def undecided(self) -> int:
-        return sum(1 for o in self.owners if o is None)
+        return self.blue if seat == "blue" else self.red
 
     def to_dict(self) -> dict[str, int]:
-        return {"blue": self.count("blue"), "red": self.count("red"), "undecided": self.undecided}
+        return {"blue": self.blue, "red": self.red, "undecided": self.undecided}
 
     def marks(self) -> str:
         """One character per block: 'b', 'r' or '.' (undecided)."""
@@ -84,19 +85,26 @@ class BlockTable:
         return None
 
 
+@cache
+def _block_getters(layout: Layout) -> tuple[Callable[[Sequence[str]], tuple[str, ...]], ...]:
+    """One getter per block, picking that block's cells out of an owners string."""
+    return tuple(itemgetter(*layout.block_cells(b)) for b in range(layout.size))
+
+
 def block_table(owners: Sequence[str], layout: Layout) -> BlockTable:
-    size = layout.size
-    majority = size // 2 + 1
-    counts = [[0, 0] for _ in range(size)]
-    for cell, mark in enumerate(owners):
-        if mark == "b":
-            counts[layout.blocks[cell]][0] += 1
-        elif mark == "r":
-            counts[layout.blocks[cell]][1] += 1
+    majority = layout.size // 2 + 1
     table: list[Seat | None] = []
-    for blue, red in counts:
-        table.append("blue" if blue >= majority else "red" if red >= majority else None)
-    return BlockTable(tuple(table))
+    for getter in _block_getters(layout):
+        marks = getter(owners)
+        if marks.count("b") >= majority:
+            table.append("blue")
+        elif marks.count("r") >= majority:
+            table.append("red")
+        else:
+            table.append(None)
+    blue = table.count("blue")
+    red = table.count("red")
+    return BlockTable(tuple(table), blue, red, len(table) - blue - red)
 
 
 @dataclass(frozen=True)

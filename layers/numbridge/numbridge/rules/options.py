@@ -43,6 +43,9 @@ class GameOptions:
             raise ValueError(f"unknown variant {self.variant!r}")
         if self.size not in (6, 9) or not _is_int(self.size):
             raise ValueError(f"size must be 6 or 9, not {self.size!r}")
+        if self.variant == "domains" and self.size != 9:
+            # 9 blocks of 9: a full board always gives one player a majority of blocks
+            raise ValueError("Domains is played on 9x9")
         if not is_block_kind(self.blocks):
             raise ValueError(f"blocks must be 'regular' or 'irregular', not {self.blocks!r}")
         if not _is_int(self.clues) or not 0 <= self.clues <= self.size * self.size:

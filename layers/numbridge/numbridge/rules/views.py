@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import clocks
+from .errors import MalformedAction
 from .goals import block_table
 from .pie import pie_cell
-from .seats import SEATS, Seat
+from .seats import SEATS, Seat, is_seat
 from .state import GameState
 
 
@@ -123,6 +124,8 @@ def _view(state: GameState, now_ms: int, seat: Seat | None) -> dict[str, Any]:
 
 def player_view(state: GameState, seat: Seat, now_ms: int) -> dict[str, Any]:
     """PROTOCOL.md's VIEW for one seat: its own hand only, the rest public."""
+    if not is_seat(seat):
+        raise MalformedAction(f"view: the seat must be 'blue' or 'red', not {seat!r}")
     return _view(state, now_ms, seat)
 
 
