@@ -150,9 +150,10 @@ def time_out(d: Draft, rng: random.Random) -> None:
     seat = d.to_move
     due = d.deadline()
     if due.on_time:
+        used = due.at_ms - d.turn_started
         d.clocks[seat] = 0
         d.turn_started = due.at_ms
-        d.note(RecordEntry(seat=seat, action="time", at_ms=due.at_ms))
+        d.note(RecordEntry(seat=seat, action="time", time_ms=used, at_ms=due.at_ms))
         finish(d, Result(winner=other(seat), by="time"))
         return
     move_ms = d.options.move_ms
