@@ -52,10 +52,10 @@ def start_endpoints(dynamodb: str | None = None, sqs: str | None = None) -> Endp
     sqs = sqs or os.environ.get("AWS_ENDPOINT_URL_SQS") or None
     if dynamodb and sqs:
         return Endpoints(dynamodb, sqs)
-    from moto.server import ThreadedMotoServer
+    from numbridge.local.embedded_moto import EmbeddedMoto
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request otherwise
-    moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    moto = EmbeddedMoto(ip_address="127.0.0.1", port=0, verbose=False)
     moto.start()
     host, port = moto.get_host_and_port()
     url = f"http://{host}:{port}"
