@@ -1,0 +1,285 @@
+"""The SAT side of the puzzles: one incremental CaDiCaL solver per layout.
+
+This is the only module that imports python-sat; nothing imports it at start-up
+(``numbridge.puzzles`` loads it on the first deal or count).
+
+Encoding (variables ``x(c, d) = c*N + d + 1``, digit ``d`` 0-based, cells in
+index order so a model's first N³ values are the grid): every cell holds exactly
+one digit; every row, column and block holds every digit exactly once. Each
+row and column is cut into its *parts*, its intersections with the blocks; a
+part variable ``z`` is true iff the digit is in that part, and exactly one part
+of a line — and exactly one part of a block, cut by rows and again by columns —
+holds the digit. Beyond naked and hidden singles this lets unit propagation do
+"locked candidates" (pointing / claiming), and needs fewer clauses than the
+pairwise exactly-one over whole units, so most puzzles are solved by
+propagation alone.
+
+Givens are assumptions, so a layout's solver is built once and reused.
+Uniqueness: solve; if the solver needed no decision, every value was propagated
+from the givens and the solution is unique. Otherwise block the solution with a
+clause guarded by a fresh activation literal, solve again, then retire the
+literal with a unit clause. The solver is rebuilt once it has retired
+``REBUILD_AFTER`` literals (models grow with the number of variables).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import lru_cache
+
+import pysolvers  # type: ignore[import-not-found]
+from pysat.solvers import Cadical153
+
+from numbridge.puzzles.board import parse_givens, parse_layout, size_of
+from numbridge.rules.geometry import Layout, column_cells, row_cells
+
+# "lucky" and "elim" must stay off: the no-decision shortcut relies on every
+# value of a model being on the trail (no lucky guesses, no eliminated variable
+# filled in by model reconstruction). The rest is tuning for many tiny calls.
+SOLVER_OPTIONS: dict[str, int] = {"lucky": 0, "elim": 0, "subsume": 0, "probe": 0, "ilb": 0}
+
+REBUILD_AFTER = 1024
+
+_solve = pysolvers.cadical153_solve
+_model = pysolvers.cadical153_model
+_add_clause = pysolvers.cadical153_add_cl
+_stats = pysolvers.cadical153_acc_stats
+_set_phases = pysolvers.cadical153_setphases
+_solve_limited = pysolvers.cadical153_solve_lim
+_conflict_budget = pysolvers.cadical153_cbudget
+
+
+COUNT = "count"
+DEAL = "deal"
+
+
+@lru_cache(maxsize=4)
+def _cell_clauses(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every cell holds exactly one digit."""
+    clauses: list[tuple[int, ...]] = []
+    for cell in range(n * n):
+        _exactly_one(clauses, [cell * n + d + 1 for d in range(n)])
+    return tuple(clauses)
+
+
+@lru_cache(maxsize=4)
+def _line_clauses(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every row and column holds each digit exactly once (pairwise)."""
+    clauses: list[tuple[int, ...]] = []
+    for k in range(n):
+        for unit in (row_cells(k, n), column_cells(k, n)):
+            for d in range(n):
+                _exactly_one(clauses, [c * n + d + 1 for c in unit])
+    return tuple(clauses)
+
+
+def _at_most_one(clauses: list[tuple[int, ...]], lits: Sequence[int]) -> None:
+    for i, a in enumerate(lits):
+        for b in lits[i + 1 :]:
+            clauses.append((-a, -b))
+
+
+def _exactly_one(clauses: list[tuple[int, ...]], lits: Sequence[int]) -> None:
+    clauses.append(tuple(lits))
+    _at_most_one(clauses, lits)
+
+
+def _block_sets(size: int, blocks: tuple[int, ...]) -> list[list[int]]:
+    cells: list[list[int]] = [[] for _ in range(size)]
+    for index, block in enumerate(blocks):
+        cells[block].append(index)
+    return cells
+
+
+def encode_deal(size: int, blocks: tuple[int, ...]) -> tuple[list[tuple[int, ...]], int]:
+    """The plain encoding: exactly one digit per cell, pairwise exactly-one per unit."""
+    n = size
+    clauses = [*_cell_clauses(n), *_line_clauses(n)]
+    for block in _block_sets(n, blocks):
+        for d in range(n):
+            _exactly_one(clauses, [c * n + d + 1 for c in block])
+    return clauses, n * n * n
+
+
+def encode_count(size: int, blocks: tuple[int, ...]) -> tuple[list[tuple[int, ...]], int]:
+    """The encoding with part variables (locked candidates by propagation)."""
+    n = size
+    clauses = list(_cell_clauses(n))
+    block_of = blocks
+    nvars = n * n * n
+    for lines in ([row_cells(k, n) for k in range(n)], [column_cells(k, n) for k in range(n)]):
+        # the part literal of each block and digit, for the non-empty intersections
+        by_block: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(n)]
+        for line in lines:
+            parts: dict[int, list[int]] = {}
+            for c in line:
+                parts.setdefault(block_of[c], []).append(c)
+            by_line: list[list[int]] = [[] for _ in range(n)]
+            for b, part in parts.items():
+                for d in range(n):
+                    xs = [c * n + d + 1 for c in part]
+                    if len(xs) == 1:
+                        z = xs[0]
+                    else:
+                        nvars += 1
+                        z = nvars
+                        clauses.append((-z, *xs))
+                        clauses.extend((-x, z) for x in xs)
+                        _at_most_one(clauses, xs)
+                    by_line[d].append(z)
+                    by_block[b][d].append(z)
+            for d in range(n):
+                _exactly_one(clauses, by_line[d])
+        for b in range(n):
+            for d in range(n):
+                _exactly_one(clauses, by_block[b][d])
+    return clauses, nvars
+
+
+ENCODINGS = {COUNT: encode_count, DEAL: encode_deal}
+
+
+class Engine:
+    """An incremental solver for one layout. Not reentrant: hold ``lock``."""
+
+    def __init__(self, layout: Layout, kind: str = COUNT) -> None:
+        self.layout = layout
+        self.kind = kind
+        self.size = layout.size
+        self.cell_vars = self.size**3
+        self._clauses, self._base_vars = ENCODINGS[kind](layout.size, layout.blocks)
+        self.lock = threading.RLock()
+        self._solver: Cadical153 | None = None
+        self._build()
+
+    def _build(self) -> None:
+        solver = Cadical153()
+        handle = solver.cadical
+        solver.configure(SOLVER_OPTIONS)
+        for clause in self._clauses:
+            _add_clause(handle, clause)
+        if self._solver is not None:
+            self._solver.delete()
+        self._solver = solver
+        self._handle = handle
+        self._next_var = self._base_vars
+
+    def refresh(self) -> None:
+        """Rebuild the solver if it has retired many activation literals.
+
+        Call only between operations (never while an activation literal is live).
+        """
+        if self._next_var - self._base_vars >= REBUILD_AFTER:
+            self._build()
+
+    # -- primitives (hold the lock) ----------------------------------------
+
+    def solve(self, assumptions: list[int]) -> bool:
+        return bool(_solve(self._handle, assumptions, 0))
+
+    def solve_limited(self, assumptions: list[int], conflicts: int) -> bool | None:
+        """Like :meth:`solve`, but ``None`` after ``conflicts`` conflicts."""
+        _conflict_budget(self._handle, conflicts)
+        status = _solve_limited(self._handle, assumptions, 0)
+        _conflict_budget(self._handle, -1)
+        return None if status == 0 else status > 0
+
+    def decisions(self) -> int:
+        return int(_stats(self._handle)["decisions"])
+
+    def model(self) -> list[int]:
+        """The last model: ``model[v - 1]`` is ``v`` or ``-v``."""
+        return _model(self._handle)  # type: ignore[no-any-return]
+
+    def model_lits(self) -> list[int]:
+        """The true cell literals of the last model, one per cell in index order."""
+        return [x for x in _model(self._handle)[: self.cell_vars] if x > 0]
+
+    def new_activation(self, clause: list[int]) -> int:
+        """Add ``clause`` guarded by a fresh literal; assume the literal to enable it."""
+        self._next_var += 1
+        act = self._next_var
+        clause.append(-act)
+        _add_clause(self._handle, clause)
+        return act
+
+    def retire(self, act: int) -> None:
+        _add_clause(self._handle, [-act])
+
+    def set_phases(self, lits: list[int]) -> None:
+        _set_phases(self._handle, lits)
+
+    # -- counting ------------------------------------------------------------
+
+    def count(self, givens: list[int], limit: int = 2) -> int:
+        """Solutions of the given literals, counting up to ``limit``."""
+        with self.lock:
+            self.refresh()
+            before = self.decisions()
+            if not self.solve(givens):
+                return 0
+            if limit <= 1 or self.decisions() == before:
+                return 1
+            found = 1
+            acts: list[int] = []
+            assumptions = list(givens)
+            while found < limit:
+                act = self.new_activation([-x for x in self.model_lits()])
+                acts.append(act)
+                assumptions.append(act)
+                if not self.solve(assumptions):
+                    break
+                found += 1
+            for act in acts:
+                self.retire(act)
+            return found
+
+
+_engines: OrderedDict[tuple[str, int, tuple[int, ...]], Engine] = OrderedDict()
+_engines_lock = threading.Lock()
+ENGINE_CACHE = 8
+
+
+def engine_for(layout: Layout, kind: str = COUNT) -> Engine:
+    """The cached engine of a layout (least recently used ones are dropped)."""
+    key = (kind, layout.size, layout.blocks)
+    with _engines_lock:
+        engine = _engines.get(key)
+        if engine is not None:
+            _engines.move_to_end(key)
+            return engine
+    engine = Engine(layout, kind)
+    with _engines_lock:
+        _engines[key] = engine
+        while len(_engines) > ENGINE_CACHE:
+            _engines.popitem(last=False)
+    return engine
+
+
+def given_lits(digits: Sequence[int], size: int) -> list[int]:
+    """Assumption literals of the givens (digits 1…N per cell, 0 for empty)."""
+    return [c * size + d for c, d in enumerate(digits) if d]
+
+
+_ALLOWED = {n: frozenset(".0" + "".join(str(d) for d in range(1, n + 1))) for n in (6, 9)}
+
+
+def count_solutions(givens: str, blocks: str | None = None, limit: int = 2) -> int:
+    """See :func:`numbridge.puzzles.count_solutions`."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+    size = size_of(len(givens))
+    if not _ALLOWED[size].issuperset(givens):
+        parse_givens(givens)  # raises InvalidBoard with the details
+    layout = _regular(size) if blocks is None else parse_layout(blocks, size)
+    n = size
+    bases = range(0, n**3, n)
+    lits = [base + ord(ch) - 48 for base, ch in zip(bases, givens, strict=True) if ch not in ".0"]
+    return engine_for(layout, COUNT).count(lits, limit)
+
+
+@lru_cache(maxsize=2)
+def _regular(size: int) -> Layout:
+    return Layout.regular(size)
