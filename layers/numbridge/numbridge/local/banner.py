@@ -41,6 +41,7 @@ def banner(started: Started) -> str:
     return f"""\
 Numbridge local server is ready.
 
+  Browser       {started.http_url}/ (the reference client; paste a token, or add ?token=TOKEN)
   WebSocket     {started.ws_url}?token=TOKEN
   @connections  {started.http_url}/@connections/{{connectionId}}
   DynamoDB      {_where("dynamodb", started.dynamodb, started.embedded)} ({tables})

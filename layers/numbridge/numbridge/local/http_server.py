@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Mapping
+from pathlib import Path
 
 from aiohttp import web
 
@@ -12,6 +13,7 @@ from numbridge.local.events import STAGE
 from numbridge.local.functions import Function, Invoker
 from numbridge.local.gateway import Gateway, GatewaySettings
 from numbridge.local.management import ManagementApi
+from numbridge.local.static import StaticClient, default_root
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -38,23 +40,41 @@ def base_url(host: str, port: int, scheme: str = "http") -> str:
 
 
 class GatewayServer:
-    """The local API Gateway: routes to functions, connections, and the HTTP server."""
+    """The local API Gateway: routes to functions, connections, and the HTTP server.
+
+    It also serves the browser client (``web/``, see :mod:`numbridge.local.static`):
+    ``web_root`` names its directory (default: the checkout's ``web/``, when it
+    exists); ``serve_client=False`` turns it off.
+    """
 
     def __init__(
         self,
         routes: Mapping[str, Function],
         invoker: Invoker,
         settings: GatewaySettings | None = None,
+        *,
+        serve_client: bool = True,
+        web_root: Path | None = None,
     ) -> None:
         self.registry = ConnectionRegistry()
         self.gateway = Gateway(routes, invoker, self.registry, settings)
         self.management = ManagementApi(self.registry, self.gateway.close)
+        root = (web_root or default_root()) if serve_client else None
+        self.client = StaticClient(root) if root is not None else None
         self._runner: web.AppRunner | None = None
+
+    async def _root(self, request: web.Request) -> web.StreamResponse:
+        """``/``: the page for a browser, the WebSocket endpoint for everything else."""
+        if self.client is not None and self.client.wants_page(request):
+            return await self.client.index(request)
+        return await self.gateway.handle(request)
 
     def application(self) -> web.Application:
         app = web.Application()
-        app.router.add_get("/", self.gateway.handle)
+        app.router.add_get("/", self._root)
         app.router.add_get(f"/{STAGE}", self.gateway.handle)
+        if self.client is not None:
+            self.client.add_routes(app)
         self.management.add_routes(app)
         return app
 

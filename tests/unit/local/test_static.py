@@ -1,0 +1,229 @@
+"""The browser client served by the local gateway: the page, its assets, and nothing else."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from local_fakes import Recorder
+from numbridge.local.banner import Started, banner
+from numbridge.local.functions import Function, repo_root
+from numbridge.local.static import CONTENT_TYPES, StaticClient, safe_path
+from numbridge.local.threaded import ThreadedGateway
+from websockets.sync.client import connect
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+WEB = repo_root() / "web"
+
+
+def routes(recorder: Recorder) -> dict[str, Function]:
+    return {
+        "$connect": Function("connect", recorder.handler("connect")),
+        "$disconnect": Function("disconnect", recorder.handler("disconnect")),
+        "$default": Function("lobby", recorder.handler("lobby")),
+    }
+
+
+@pytest.fixture
+def gateway(recorder: Recorder) -> Iterator[ThreadedGateway]:
+    with ThreadedGateway(routes(recorder)) as running:
+        yield running
+
+
+def get(gw: ThreadedGateway, path: str, accept: str | None = BROWSER_ACCEPT,
+        method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    """A raw request: the path goes out exactly as written (no client-side normalising)."""
+    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=10)
+    try:
+        conn.putrequest(method, path, skip_accept_encoding=True)
+        if accept is not None:
+            conn.putheader("Accept", accept)
+        conn.endheaders()
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+def test_the_checkout_has_the_client() -> None:
+    for name in ("index.html", "app.js", "style.css"):
+        assert (WEB / name).is_file(), name
+
+
+def test_get_root_from_a_browser_is_the_page(gateway: ThreadedGateway) -> None:
+    status, headers, body = get(gateway, "/")
+    assert status == 200
+    assert headers["content-type"] == "text/html; charset=utf-8"
+    assert body == (WEB / "index.html").read_bytes()
+    assert b'<script src="/web/app.js"' in body
+    assert "script-src 'self'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_page_ignores_the_token_in_the_query(gateway: ThreadedGateway) -> None:
+    status, headers, _ = get(gateway, "/?token=abc.def.ghi")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+
+
+def test_curl_style_accept_gets_the_page_too(gateway: ThreadedGateway) -> None:
+    status, headers, _ = get(gateway, "/", accept="*/*")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+
+
+def test_head_of_the_page(gateway: ThreadedGateway) -> None:
+    status, headers, body = get(gateway, "/", method="HEAD")
+    assert status == 200 and headers["content-type"].startswith("text/html") and body == b""
+
+
+def test_a_probe_that_accepts_no_html_still_gets_the_426_hint(gateway: ThreadedGateway) -> None:
+    for accept in (None, "application/json"):
+        status, _, body = get(gateway, "/", accept=accept)
+        assert status == 426
+        assert b"WebSocket" in body
+
+
+@pytest.mark.parametrize(
+    ("name", "content_type"),
+    [
+        ("app.js", "text/javascript; charset=utf-8"),
+        ("style.css", "text/css; charset=utf-8"),
+        ("index.html", "text/html; charset=utf-8"),
+        ("favicon.svg", "image/svg+xml"),
+    ],
+)
+def test_assets_have_their_content_types(
+    gateway: ThreadedGateway, name: str, content_type: str
+) -> None:
+    status, headers, body = get(gateway, f"/web/{name}")
+    assert status == 200
+    assert headers["content-type"] == content_type
+    assert headers["x-content-type-options"] == "nosniff"
+    assert body == (WEB / name).read_bytes()
+
+
+def test_missing_assets_are_404(gateway: ThreadedGateway) -> None:
+    assert get(gateway, "/web/nothing.js")[0] == 404
+    assert get(gateway, "/web/")[0] == 404
+
+
+def test_websocket_upgrade_on_root_still_reaches_the_gateway(
+    gateway: ThreadedGateway, recorder: Recorder
+) -> None:
+    with connect(f"{gateway.ws_url}?token=good", open_timeout=10) as ws:
+        ws.send(json.dumps({"action": "rooms", "id": "1"}))
+        (event,) = recorder.wait_for("lobby")
+    assert json.loads(event["body"]) == {"action": "rooms", "id": "1"}
+    (connected,) = recorder.events("connect")
+    assert connected["queryStringParameters"] == {"token": "good"}
+
+
+def test_websocket_upgrade_from_a_browser_is_not_the_page(
+    gateway: ThreadedGateway, recorder: Recorder
+) -> None:
+    """Browsers send ``Accept: */*`` and an ``Origin`` with the upgrade: still a socket."""
+    headers = {"Accept": "*/*", "Origin": gateway.url}
+    with connect(f"{gateway.ws_url}?token=good", open_timeout=10,
+                 additional_headers=headers) as ws:
+        ws.send(json.dumps({"action": "ping", "id": "2"}))
+        recorder.wait_for("lobby")
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Path:
+    """A web root with a page, an asset, a dotfile, a subfolder, and secrets beside it."""
+    root = tmp_path / "web"
+    (root / "sub").mkdir(parents=True)
+    (root / "index.html").write_text("<!doctype html><title>t</title>")
+    (root / "app.js").write_text("1")
+    (root / "sub" / "more.css").write_text("a{}")
+    (root / ".hidden.js").write_text("secret")
+    (root / "notes.md").write_text("not a servable type")
+    (tmp_path / "secret.txt").write_text("top secret")
+    (tmp_path / "secret.js").write_text("top secret")
+    (root / "link.js").symlink_to(tmp_path / "secret.js")
+    return root
+
+
+@pytest.fixture
+def sandboxed(recorder: Recorder, sandbox: Path) -> Iterator[ThreadedGateway]:
+    gw = ThreadedGateway(routes(recorder))
+    gw.server.client = StaticClient(sandbox)
+    with gw:
+        yield gw
+
+
+def test_subfolders_are_served(sandboxed: ThreadedGateway) -> None:
+    status, headers, body = get(sandboxed, "/web/sub/more.css")
+    assert status == 200 and body == b"a{}" and headers["content-type"].startswith("text/css")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/web/../secret.txt",
+        "/web/../secret.js",
+        "/web/sub/../../secret.js",
+        "/web/%2e%2e/secret.js",
+        "/web/%2E%2E%2Fsecret.js",
+        "/web/..%2fsecret.js",
+        "/web/..%5csecret.js",
+        "/web/sub%2f..%2f..%2fsecret.js",
+        "/web//etc/passwd",
+        "/web/%2fetc%2fpasswd",
+        "/web/.hidden.js",
+        "/web/link.js",
+        "/web/notes.md",
+        "/web/sub",
+        "/web/app.js%00.css",
+        "/../secret.txt",
+        "/web/..",
+    ],
+)
+def test_no_way_out_of_the_web_root(sandboxed: ThreadedGateway, path: str) -> None:
+    status, _, body = get(sandboxed, path)
+    assert status in (400, 403, 404), (path, status)
+    assert b"secret" not in body
+
+
+def test_safe_path(sandbox: Path) -> None:
+    assert safe_path(sandbox, "app.js") == (sandbox / "app.js").resolve()
+    assert safe_path(sandbox, "sub/more.css") == (sandbox / "sub" / "more.css").resolve()
+    for name in ("", "../secret.js", "sub/../../secret.js", "/etc/passwd", ".hidden.js",
+                 "link.js", "notes.md", "sub", "sub\\more.css", "app.js\x00", "./app.js"):
+        assert safe_path(sandbox, name) is None, name
+
+
+def test_only_known_types_are_servable() -> None:
+    assert set(CONTENT_TYPES) >= {".html", ".js", ".css", ".svg"}
+    assert ".py" not in CONTENT_TYPES
+
+
+def test_without_a_client_root_is_the_websocket_endpoint_only(recorder: Recorder) -> None:
+    gw = ThreadedGateway(routes(recorder))
+    gw.server.client = None
+    with gw:
+        assert get(gw, "/")[0] == 426
+        assert get(gw, "/web/app.js")[0] == 404
+
+
+def test_urllib_probe_of_root_is_unchanged(gateway: ThreadedGateway) -> None:
+    """``urllib`` sends no ``Accept``: scripts probing the endpoint keep getting 426."""
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(gateway.url + "/", timeout=10)
+    assert answer.value.code == 426
+
+
+def test_banner_names_the_browser_client() -> None:
+    text = banner(
+        Started(
+            ws_url="ws://127.0.0.1:8080/", http_url="http://127.0.0.1:8080",
+            data_dir=Path("/tmp/nb"), default_data_dir=True, dynamodb="http://x",
+            sqs="http://x", embedded=frozenset(), tables={}, restored={}, persisted=True,
+        )
+    )
+    assert "Browser       http://127.0.0.1:8080/" in text
