@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup serve test lint bench clean
+.PHONY: setup serve test lint bench clean test-web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,14 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/pytest
+
+# Browser tests of web/ (not part of `make test`): the `web` extra (Playwright) and
+# Debian's Chromium at /usr/bin/chromium, installed with apt-get when missing.
+test-web: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	@test -x /usr/bin/chromium || { echo "installing chromium (Debian packages)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+	NUMBRIDGE_WEB_TESTS=1 $(BIN)/pytest tests/web
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
