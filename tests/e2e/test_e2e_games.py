@@ -27,6 +27,8 @@ def test_a_client_that_drops_mid_game_catches_up_by_v(local_server: LocalServer)
         seats = deal(ana, bob, "domains")
         for _ in range(5):
             play_turn(seats)
+        while seats["ana"].turn != seats["ana"].you:
+            play_turn(seats)
         bob_seat = seats["bob"]
         last_v = bob_seat.v
         bob.ws.close()  # Bob's phone loses its connection
