@@ -203,6 +203,28 @@
     conn.retryAt = Date.now() + delay;
     conn.timer = setTimeout(connect, delay);
     setConn('waiting');
+    if (!conn.everOpened && conn.attempt === 2) explainRefusal();
+  }
+
+  /** Never connected with this token: is the server down, or did it refuse the token? */
+  function explainRefusal() {
+    const token = conn.token;
+    fetch('/web/favicon.svg', { method: 'HEAD', cache: 'no-store' }).then(
+      (response) => response.ok,
+      () => false,
+    ).then((serverUp) => {
+      if (conn.everOpened || conn.token !== token) return;
+      if (serverUp) {
+        // The server answers HTTP but refuses the socket: retrying will not help.
+        clearTimeout(conn.timer);
+        conn.timer = null;
+        setConn('refused');
+      }
+      showLogin(serverUp
+        ? 'The server refused this token (forged, expired, or from another data directory). '
+          + 'Paste a token from `numbridge token NAME` for this server.'
+        : 'The server does not answer: is `numbridge serve` running? (Still retrying.)');
+    });
   }
 
   function setConn(state) {
@@ -220,11 +242,17 @@
       const secs = Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000));
       const why = conn.everOpened ? 'connection lost' : 'cannot connect (server down or token refused)';
       node.textContent = `${why} — retrying in ${secs} s`;
-    } else node.textContent = 'not connected';
+    } else if (conn.state === 'refused') node.textContent = 'token refused';
+    else node.textContent = 'not connected';
   }
 
   /** A (re)connection: lobby lists, then catch up every game we know. */
   function opened() {
+    const unanswered = [...conn.pending.values()];
+    if (!$('#login').hidden) {
+      $('#login').hidden = true;
+      $('#app').hidden = false;
+    }
     request('rooms', {}, null);
     request('proposals', {}, null);
     request('games', {}, null);
@@ -232,7 +260,7 @@
     const wanted = sessionStorage.getItem(GAME_KEY);
     if (wanted && !games.has(wanted)) openGame(wanted);
     // Changes sent but not answered: the same ids again (the server applies each once).
-    for (const pending of conn.pending.values()) conn.ws.send(JSON.stringify(pending.frame));
+    for (const pending of unanswered) conn.ws.send(JSON.stringify(pending.frame));
   }
 
   const ANSWERS = new Set(['ack', 'error', 'rooms', 'proposal', 'proposals', 'games', 'record',
@@ -484,19 +512,20 @@
     const winner = result.winner;
     if (!winner) return 'Draw by agreement';
     const loser = other(winner);
-    const who = you ? (winner === you ? 'You win' : `${name(winner)} wins`) : `${name(winner)} wins`;
+    const who = winner === you ? 'You win' : `${name(winner)} wins`;
+    const lost = loser === you ? 'You' : name(loser);
     switch (result.by) {
       case 'goal':
         if (variant === 'domains') {
           const table = result.block_table;
           const score = table ? ` (${table[winner]}–${table[loser]}, ${table.undecided} undecided)` : '';
-          return `${who}: majority of blocks${score}`;
+          return `${who}: a majority of the blocks${score}`;
         }
-        return `${who}: sides connected`;
+        return `${who}: sides connected (${winner === 'blue' ? 'top ↔ bottom' : 'left ↔ right'})`;
       case 'resign':
-        return `${who}: ${you === loser ? 'you' : name(loser)} resigned`;
+        return `${lost} resigned — ${who.charAt(0).toLowerCase()}${who.slice(1)}`;
       case 'time':
-        return `${who} on time`;
+        return `${lost} ran out of time — ${who.charAt(0).toLowerCase()}${who.slice(1)}`;
       default:
         return `${who} (${result.by})`;
     }
@@ -701,7 +730,7 @@
       case 'swapped':
         view.owners = setAt(view.owners, idx, ev.seat[0]);
         view.swap_available = false;
-        log(`${seatName(ev.seat)} swapped: ${cellText(ev.cell)} is now theirs`);
+        log(`${seatName(ev.seat)} swapped (pie rule): took over ${cellText(ev.cell)}`);
         break;
       case 'timeout':
         log(`${seatName(ev.seat)} ran out of time for the move`);
@@ -941,6 +970,7 @@
           whose ? ` — ${whose}` : ''}`;
         const group = s('g', {
           class: classes.join(' '),
+          tabindex: classes.includes('playable') ? 0 : null,
           dataset: {
             index: i, r, c, digit: shown === '.' ? '' : shown, owner: owner === '.' ? '' : owner,
             clue: isClue ? '1' : '0', candidate: candidates && candidates.has(i) ? '1' : '0',
@@ -1221,6 +1251,7 @@
       return;
     }
     const playing = view.status === 'playing';
+    $('#hand-row').hidden = view.status === 'finished';
     fill(holder,
       h('span', { class: 'muted small' }, 'Your tiles'),
       ...hand.map((digit, index) => h('button', {
@@ -1393,8 +1424,8 @@
         `${options.blocks} blocks, ${options.clues} clues · mistakes ${record.mistakes ? `${record.mistakes.blue}–${record.mistakes.red}` : '?'} · `,
         resultText(record.result, { blue: { name: players.blue }, red: { name: players.red } }, options.variant, null)),
       h('table', { class: 'moves' },
-        h('thead', {}, h('tr', {}, h('th', {}, '#'), h('th', {}, 'player'), h('th', {}, 'action'),
-          h('th', {}, 'cell'), h('th', {}, 'digit'), h('th', {}, 'paid'), h('th', {}, 'time'))),
+        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'player'), h('th', {}, 'action'),
+          h('th', {}, 'cell'), h('th', { class: 'num' }, 'digit'), h('th', {}, 'paid'), h('th', { class: 'num' }, 'time'))),
         h('tbody', {}, moves.map((move, k) => h('tr', { class: `${move.seat}${move.mistake ? ' mistake' : ''}` },
           h('td', { class: 'num' }, k + 1),
           h('td', {}, h('span', { class: `seat-dot ${move.seat}` }), players[move.seat] || move.seat),
@@ -1496,6 +1527,12 @@
     $('#refresh-proposals').addEventListener('click', () => request('proposals', {}, null));
     $('#refresh-games').addEventListener('click', () => request('games', {}, null));
     $('#board').addEventListener('click', onBoardClick);
+    $('#board').addEventListener('keydown', (event) => {
+      if ((event.key === 'Enter' || event.key === ' ') && event.target.closest('.cell')) {
+        event.preventDefault();
+        onBoardClick(event);
+      }
+    });
     document.addEventListener('keydown', (event) => {
       if (event.target.closest('input, textarea, select')) return;
       const game = current();
