@@ -655,6 +655,9 @@
       showGame(game.id);
     } else if (game === shown) {
       renderGame();
+    } else if (isNew && frame.v === 0) {
+      const opponent = view.players[other(view.you)];
+      toast(`A new game with ${opponent ? opponent.name : 'your opponent'} is dealt: open it under My games.`, 'info');
     }
     renderGames();
   }
@@ -1500,6 +1503,7 @@
       sessionStorage.removeItem(GAME_KEY);
       lobby.games = [];
     }
+    conn.pending.clear(); // nothing of another token's is sent again
     setToken(token);
     $('#login').hidden = true;
     $('#app').hidden = false;
