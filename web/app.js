@@ -675,7 +675,7 @@
     if (game.buffer.size) syncGame(game); // a gap: ask for what is missing
     if (game.v !== before) {
       if (game === current()) renderGame();
-      else renderGames();
+      renderGames();
     }
   }
 
