@@ -96,31 +96,19 @@ class Table:
     def put(self, values: Mapping[str, Any], condition: str | None = None,
             names: Mapping[str, str] | None = None,
             values_expr: Mapping[str, Any] | None = None) -> None:
-        kwargs: dict[str, Any] = {"TableName": self.name, "Item": to_item(values)}
-        if condition:
-            kwargs["ConditionExpression"] = condition
-        if names:
-            kwargs["ExpressionAttributeNames"] = dict(names)
-        if values_expr:
-            kwargs["ExpressionAttributeValues"] = to_item(values_expr)
+        write = Write.put(values, condition, names, values_expr)
         try:
-            self.client.put_item(**kwargs)
+            self.client.put_item(TableName=self.name, **write.body)
         except ClientError as exc:
             raise _translate(exc) from exc
 
     def delete(self, pk: str, sk: str, condition: str | None = None,
                names: Mapping[str, str] | None = None,
                values: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
-        kwargs: dict[str, Any] = {"TableName": self.name, "Key": key(pk, sk),
-                                  "ReturnValues": "ALL_OLD"}
-        if condition:
-            kwargs["ConditionExpression"] = condition
-        if names:
-            kwargs["ExpressionAttributeNames"] = dict(names)
-        if values:
-            kwargs["ExpressionAttributeValues"] = to_item(values)
+        write = Write.delete(pk, sk, condition, names, values)
         try:
-            old = self.client.delete_item(**kwargs).get("Attributes")
+            old = self.client.delete_item(TableName=self.name, ReturnValues="ALL_OLD",
+                                          **write.body).get("Attributes")
         except ClientError as exc:
             raise _translate(exc) from exc
         return from_item(old) if old else None
