@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from numbridge.local import cli as local_cli
-    from numbridge.puzzles import cli as puzzle_cli
+    import numbridge.local.cli as local_cli
+    import numbridge.puzzles.cli as puzzle_cli
 
     parser = argparse.ArgumentParser(prog="numbridge", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
