@@ -21,11 +21,12 @@ from pydantic import (
 )
 
 from numbridge.protocol.errors import ProtocolError
+from numbridge.rules.seats import BlockKind, Variant
 
 RequestId = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Cell = tuple[StrictInt, StrictInt]
-VariantName = Literal["bridge", "blitz", "domains"]
+VariantName = Variant
 
 
 class Request(BaseModel):
@@ -49,7 +50,7 @@ class Rooms(Request):
 class Propose(Request):
     action: Literal["propose"]
     room: Name
-    blocks: Literal["regular", "irregular"] = "regular"
+    blocks: BlockKind = "regular"
     clues: StrictInt | None = Field(None, description="default: the room's default")
     highlighting: StrictBool | None = Field(None, description="default: what the room allows")
     rated: StrictBool = True

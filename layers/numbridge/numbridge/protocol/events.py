@@ -11,7 +11,8 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
-Seat = Literal["blue", "red"]
+from numbridge.rules.seats import Seat
+
 CellOut = tuple[int, int]
 
 

@@ -1,8 +1,8 @@
 """Server → client frames, as pydantic models.
 
-The service builds frames with these models (``frame(...)`` dumps them to the
-JSON-able dict that is posted), tests validate every posted frame against
-``ServerFrame``, and ``numbridge.protocol.asyncapi`` documents them.
+They document every answer (``numbridge.protocol.asyncapi``), build the
+``ack``/``error`` frames, and ``validate_frame`` checks, in the tests, every
+frame the handlers post.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from numbridge.protocol.errors import ErrorCode
+from numbridge.rules.seats import BlockKind, Seat, Status, Variant
 
-Seat = Literal["blue", "red"]
 CellOut = tuple[int, int]
 
 
@@ -43,7 +43,7 @@ class PlayerInfo(BaseModel):
 
 class GameOptionsOut(BaseModel):
     model_config = ConfigDict(extra="allow")
-    blocks: Literal["regular", "irregular"]
+    blocks: BlockKind
     clues: int
     take_price: int
     move_ms: int
@@ -59,7 +59,7 @@ class View(BaseModel):
     game: str
     v: int
     room: str
-    variant: Literal["bridge", "blitz", "domains"]
+    variant: Variant
     size: Literal[6, 9]
     blocks: str
     digits: str
@@ -73,7 +73,7 @@ class View(BaseModel):
     moves_left_in_pair: int | None = None
     now_ms: int
     deadline_ms: int | None
-    status: Literal["playing", "adjourned", "finished"]
+    status: Status
     result: dict[str, Any] | None
     block_table: dict[str, int] | None = None
     swap_available: bool | None = None
@@ -112,8 +112,8 @@ class ProposalOut(BaseModel):
     id: str
     room: str
     by: str
-    variant: Literal["bridge", "blitz", "domains"]
-    blocks: Literal["regular", "irregular"]
+    variant: Variant
+    blocks: BlockKind
     clues: int
     highlighting: bool
     rated: bool
@@ -136,7 +136,7 @@ class ProposalsAnswer(Frame):
 class GameSummary(BaseModel):
     model_config = ConfigDict(extra="allow")
     game: str
-    status: Literal["playing", "adjourned", "finished"]
+    status: Status
     result: dict[str, Any] | None
     variant: str
     room: str

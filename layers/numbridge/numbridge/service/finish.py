@@ -9,12 +9,11 @@ from typing import Any
 
 from numbridge import rules
 from numbridge.club.ratings import Rating, is_provisional, rate_game
+from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.views import summary
 from numbridge.store.club import Archive, PlayerGames, Ratings
 from numbridge.store.table import Write
-
-SEATS: tuple[rules.Seat, rules.Seat] = ("blue", "red")
 
 
 def status_writes(svc: Services, before: rules.GameState | None, after: rules.GameState,

@@ -13,6 +13,7 @@ from numbridge.club.rooms import Room, UnknownRoom
 from numbridge.protocol import ProtocolError, ack_frame
 from numbridge.protocol import actions as act
 from numbridge.rules.geometry import Layout
+from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
 from numbridge.service.observability import count, logger, metrics
@@ -20,8 +21,6 @@ from numbridge.service.outcome import Outcome
 from numbridge.service.views import state_frame
 from numbridge.store.club import Proposals
 from numbridge.store.table import ConflictError
-
-SEATS: tuple[rules.Seat, rules.Seat] = ("blue", "red")
 
 
 def rooms(svc: Services, player: str, request: act.Rooms) -> Outcome:

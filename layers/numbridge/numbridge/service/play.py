@@ -14,6 +14,7 @@ from typing import Any
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame, error_frame
 from numbridge.protocol import actions as act
+from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
 from numbridge.service.observability import count, logger
@@ -25,7 +26,6 @@ from numbridge.store.table import ConflictError
 MAX_ATTEMPTS = 5
 # Beyond this many missed events a client gets its whole view instead.
 MAX_SYNC_EVENTS = 500
-SEATS: tuple[rules.Seat, rules.Seat] = ("blue", "red")
 
 
 def to_rules_action(request: act.Request) -> rules.Action:
