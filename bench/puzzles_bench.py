@@ -1,0 +1,125 @@
+"""Speed of the puzzle dealer and of the solution counter (issue 3).
+
+Deal: every room setting — 9x9 regular and irregular at 22, 26, 30 and 34 clues,
+6x6 regular and irregular at 10, 12 and 16 — dealt ``BENCH_DEALS`` times (default
+300) with ``secrets.SystemRandom()`` as in production, after one warm-up deal
+that builds the cached solver of the regular layout (its time is printed too).
+Target: p99 <= 100 ms for every setting.
+
+Count: ``count_solutions`` on the 1000 17-clue sudokus of tests/data/sudoku17.txt
+(a 9x9 regular board is a classic sudoku in row-major order), start-up and solver
+construction excluded; then the same through ``numbridge puzzle count`` (stdin to
+stdout, in process). Target: <= 150 us per board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import os
+import secrets
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEALS = int(os.environ.get("BENCH_DEALS", "300"))
+SEVENTEEN = ROOT / "tests" / "data" / "sudoku17.txt"
+
+SETTINGS = [
+    *((9, "regular", k) for k in (22, 26, 30, 34)),
+    *((9, "irregular", k) for k in (22, 26, 30, 34)),
+    *((6, "regular", k) for k in (10, 12, 16)),
+    *((6, "irregular", k) for k in (10, 12, 16)),
+]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def row(name: str, values: list[float], unit: float) -> str:
+    scaled = [v * unit for v in values]
+    return (
+        f"{name:<26}{len(scaled):>6}{statistics.mean(scaled):>9.1f}"
+        f"{statistics.median(scaled):>9.1f}{percentile(scaled, 0.9):>9.1f}"
+        f"{percentile(scaled, 0.99):>9.1f}{max(scaled):>9.1f}"
+    )
+
+
+def bench_deal() -> None:
+    from numbridge.puzzles import deal_board
+
+    rng = secrets.SystemRandom()
+    print(f"deal_board, {DEALS} deals per setting (ms)")
+    print(f"{'setting':<26}{'n':>6}{'mean':>9}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}")
+    for size, kind, clues in SETTINGS:
+        started = time.perf_counter()
+        deal_board(size, kind, clues, rng)  # type: ignore[arg-type]
+        first = time.perf_counter() - started
+        times = []
+        for _ in range(DEALS):
+            started = time.perf_counter()
+            board = deal_board(size, kind, clues, rng)  # type: ignore[arg-type]
+            times.append(time.perf_counter() - started)
+            assert sum(ch != "." for ch in board.givens) == clues
+        name = f"{size}x{size} {kind} {clues}"
+        print(row(name, times, 1000) + f"   (first deal {first * 1000:.1f})", flush=True)
+
+
+def bench_count() -> None:
+    from numbridge.puzzles import count_solutions
+    from numbridge.puzzles.cli import register
+
+    lines = [line.strip() for line in SEVENTEEN.read_text().splitlines()]
+    boards = [line for line in lines if line and not line.startswith("#")]
+    started = time.perf_counter()
+    count_solutions("." * 81)  # start-up: import python-sat, build the solver
+    startup = time.perf_counter() - started
+    print(f"\ncount_solutions, {len(boards)} 17-clue sudokus (us per board)")
+    print(f"{'pass':<26}{'n':>6}{'mean':>9}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}")
+    for label in ("first pass", "second pass (same boards)"):
+        times = []
+        gc.collect()
+        for board in boards:
+            started = time.perf_counter()
+            result = count_solutions(board)
+            times.append(time.perf_counter() - started)
+            assert result == 1
+        print(row(label, times, 1e6), flush=True)
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["puzzle", "count"])
+    # a fresh process would have a fresh solver: drop the cached one
+    from numbridge.puzzles import sat
+
+    sat._engines.clear()
+    count_solutions("." * 81)
+    stdin, stdout = sys.stdin, sys.stdout
+    sys.stdin, sys.stdout = io.StringIO("\n".join(boards) + "\n"), io.StringIO()
+    try:
+        started = time.perf_counter()
+        args.func(args)
+        elapsed = time.perf_counter() - started
+        answers = sys.stdout.getvalue().split()
+    finally:
+        sys.stdin, sys.stdout = stdin, stdout
+    assert answers == ["1"] * len(boards)
+    print(
+        f"numbridge puzzle count (in process, fresh solver): "
+        f"{elapsed / len(boards) * 1e6:.1f} us per board; start-up {startup * 1000:.1f} ms"
+    )
+
+
+def main() -> None:
+    bench_count()
+    print()
+    bench_deal()
+
+
+if __name__ == "__main__":
+    main()
