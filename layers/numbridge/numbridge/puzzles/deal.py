@@ -73,20 +73,22 @@ class _Dealer:
         """Find S and add the clause "not S", guarded by ``self.act``."""
         e, n, rng = self.e, self.n, self.rng
         phases: list[int] = []
+        picks = []
         for c in range(self.cells):
-            pick = rng.randrange(n)
-            base = c * n + 1
-            phases.extend(base + d if d == pick else -(base + d) for d in range(n))
+            pick = c * n + rng.randrange(n) + 1
+            picks.append(pick)
+            phases.extend(v if v == pick else -v for v in range(c * n + 1, c * n + n + 1))
         e.set_phases(phases)
         first_row = list(range(n))
         rng.shuffle(first_row)
         if not e.solve([c * n + d + 1 for c, d in enumerate(first_row)]):
             raise DealError("the layout admits no solution")
         self.lits = e.model_lits()  # S: the true literal of each cell
-        # (cell bit, model index of S's literal) to compare later models with S
+        # (model index of S's literal, cell bit) to compare later models with S
         self.probe = [(x - 1, 1 << c) for c, x in enumerate(self.lits)]
-        # nearby other solutions are found first: their cells make good givens
-        e.set_phases(self.lits)
+        # prefer S from now on: nearby other solutions are found first, and the
+        # cells where they differ make good givens
+        e.set_phases(self.lits + [-p for p, x in zip(picks, self.lits, strict=True) if p != x])
         self.act = e.new_activation([-x for x in self.lits])
 
     def diff_mask(self) -> int:

@@ -1,25 +1,27 @@
-"""The SAT side of the puzzles: one incremental CaDiCaL solver per layout.
+"""The SAT side of the puzzles: incremental CaDiCaL (1.5.3) solvers, one per layout.
 
 This is the only module that imports python-sat; nothing imports it at start-up
 (``numbridge.puzzles`` loads it on the first deal or count).
 
-Encoding (variables ``x(c, d) = c*N + d + 1``, digit ``d`` 0-based, cells in
-index order so a model's first N³ values are the grid): every cell holds exactly
-one digit; every row, column and block holds every digit exactly once. Each
-row and column is cut into its *parts*, its intersections with the blocks; a
-part variable ``z`` is true iff the digit is in that part, and exactly one part
-of a line — and exactly one part of a block, cut by rows and again by columns —
-holds the digit. Beyond naked and hidden singles this lets unit propagation do
-"locked candidates" (pointing / claiming), and needs fewer clauses than the
-pairwise exactly-one over whole units, so most puzzles are solved by
-propagation alone.
+Variables ``x(c, d) = c*N + d + 1`` (digit ``d`` 0-based; cells in index order,
+so a model's first N³ values are the grid). Two encodings of the sudoku rule:
 
-Givens are assumptions, so a layout's solver is built once and reused.
-Uniqueness: solve; if the solver needed no decision, every value was propagated
-from the givens and the solution is unique. Otherwise block the solution with a
-clause guarded by a fresh activation literal, solve again, then retire the
+- ``deal`` (plain): every cell holds exactly one digit, every row, column and
+  block every digit exactly once (pairwise at-most-one). Few variables, so the
+  thousands of small checks of a deal are cheap.
+- ``count`` (with part variables): rows and columns are cut into *parts*, their
+  intersections with the blocks; a part variable is true iff the digit is in
+  that part, and exactly one part of each line — and of each block, cut by rows
+  and again by columns — holds the digit. Unit propagation then does naked and
+  hidden singles *and* locked candidates (pointing, claiming), so three quarters
+  of the 17-clue sudokus are solved without a single decision.
+
+Givens are assumptions, so a layout's solver is built once and reused. To
+count: solve; if the solver made no decision, every value was propagated from
+the givens, so the solution is unique. Otherwise add the clause "not this
+solution", guarded by a fresh activation literal, solve again, and retire the
 literal with a unit clause. The solver is rebuilt once it has retired
-``REBUILD_AFTER`` literals (models grow with the number of variables).
+``REBUILD_AFTER`` literals (a model lists every variable, so they cost time).
 """
 
 from __future__ import annotations
@@ -197,6 +199,10 @@ class Engine:
         """The true cell literals of the last model, one per cell in index order."""
         return [x for x in _model(self._handle)[: self.cell_vars] if x > 0]
 
+    def blocking_clause(self) -> list[int]:
+        """The clause "not the last model" over the cell variables."""
+        return [-x for x in _model(self._handle)[: self.cell_vars] if x > 0]
+
     def new_activation(self, clause: list[int]) -> int:
         """Add ``clause`` guarded by a fresh literal; assume the literal to enable it."""
         self._next_var += 1
@@ -226,7 +232,7 @@ class Engine:
             acts: list[int] = []
             assumptions = list(givens)
             while found < limit:
-                act = self.new_activation([-x for x in self.model_lits()])
+                act = self.new_activation(self.blocking_clause())
                 acts.append(act)
                 assumptions.append(act)
                 if not self.solve(assumptions):
