@@ -39,8 +39,11 @@ from numbridge.rules.geometry import Layout, column_cells, row_cells
 
 # "lucky" and "elim" must stay off: the no-decision shortcut relies on every
 # value of a model being on the trail (no lucky guesses, no eliminated variable
-# filled in by model reconstruction). The rest is tuning for many tiny calls.
+# filled in by model reconstruction); "ilb" (1.7+) would keep old decisions on
+# the trail. The rest is tuning for many tiny calls, measured on the 17-clue set
+# (no restarts nor chronological backtracking: ~10% faster counts).
 SOLVER_OPTIONS: dict[str, int] = {"lucky": 0, "elim": 0, "subsume": 0, "probe": 0, "ilb": 0}
+KIND_OPTIONS: dict[str, dict[str, int]] = {"count": {"chrono": 0, "restart": 0}, "deal": {}}
 
 REBUILD_AFTER = 1024
 
@@ -160,6 +163,7 @@ class Engine:
         solver = Cadical153()
         handle = solver.cadical
         solver.configure(SOLVER_OPTIONS)
+        solver.configure(KIND_OPTIONS[self.kind])
         for clause in self._clauses:
             _add_clause(handle, clause)
         if self._solver is not None:
