@@ -212,7 +212,8 @@ class _Dealer:
             if fewer is None:
                 return None
             givens = self.minimize(fewer, clues)
-        rest = [c for c in range(self.cells) if c not in set(givens)]
+        chosen = set(givens)
+        rest = [c for c in range(self.cells) if c not in chosen]
         return givens + rng.sample(rest, clues - len(givens))
 
     def board(self, givens: list[int], layout: Layout) -> DealtBoard:
