@@ -13,6 +13,7 @@ import random
 import statistics
 import sys
 import time
+import warnings
 from collections import defaultdict
 from pathlib import Path
 
@@ -31,6 +32,7 @@ def main() -> None:
         POWERTOOLS_TRACE_DISABLED="true", POWERTOOLS_LOG_LEVEL="WARNING",
         POWERTOOLS_METRICS_DISABLED="true",
     )
+    warnings.filterwarnings("ignore", "No application metrics to publish")
     sys.path.insert(0, str(ROOT / "tests" / "integration"))
     import boto3
     from harness import World
