@@ -243,3 +243,12 @@ def test_candidates_are_offered_only_where_the_game_allows(world: World) -> None
     digit = current(world, plain).blue.hand[0]
     for conn in (carl, dan):
         assert conn.ask("candidates", game=plain, digit=digit)["code"] in {"illegal"}
+
+
+def test_a_sync_after_the_deadline_applies_the_timeout_first(world: World) -> None:
+    ana, bob, game = two_players(world, "bridge")
+    world.clock.advance(45_001)
+    answer = bob.ask("sync", game=game)
+    assert answer["type"] == "state" and answer["view"]["turn"] == "red"
+    assert any(f["type"] == "timeout" for f in ana.new())
+    assert current(world, game).turn == "red"

@@ -145,16 +145,22 @@ def advance(svc: Services, game_id: str, timer_v: int | None = None) -> Outcome:
 
 
 def sync(svc: Services, player: str, request: act.Sync) -> Outcome:
-    advanced = advance(svc, request.game)
     row, seat = load(svc, request.game, player)
+    state = rules.GameState.from_dict(row.state)
+    now = svc.clock()
+    pushes: list[tuple[str, list[dict[str, Any]]]] = []
+    deadline = rules.next_deadline(state)
+    if deadline is not None and deadline <= now:
+        # A deadline nobody has applied yet: apply it first, so the answer is current.
+        pushes = advance(svc, request.game).pushes
+        row, seat = load(svc, request.game, player)
+        state = rules.GameState.from_dict(row.state)
     known = request.v
     if known is None or known > row.v or row.v - known > MAX_SYNC_EVENTS:
-        state = rules.GameState.from_dict(row.state)
-        frame = state_frame(state, seat, svc.clock(), request.id)
-        return Outcome([frame], advanced.pushes)
+        return Outcome([state_frame(state, seat, svc.clock(), request.id)], pushes)
     missed = svc.games.events_after(request.game, known)
     replies: list[dict[str, Any]] = [for_viewer(e, seat) for e in missed]
-    return Outcome([*replies, ack_frame(request.id)], advanced.pushes)
+    return Outcome([*replies, ack_frame(request.id)], pushes)
 
 
 def candidates(svc: Services, player: str, request: act.Candidates) -> Outcome:
