@@ -106,10 +106,14 @@ class Seat:
             self.status, self.result = "finished", frame["result"]
 
     def catch_up(self, until_v: int | None = None, timeout: float = 30.0) -> None:
-        """Take pushed frames of this game until a turn closes (or ``v`` reaches ``until_v``)."""
+        """Apply this game's events in ``v`` order until a turn closes (or ``v``
+        reaches ``until_v``). After a reconnect a live push can arrive before the
+        answer to ``sync``: events are taken strictly by ``v`` (the next one, when
+        it comes), so a copy of one already applied is never applied twice."""
         while True:
             frame = self.player.expect(lambda f: f.get("game") == self.game
-                                       and f.get("type") != "state", timeout)
+                                       and f.get("type") != "state"
+                                       and f.get("v") == self.v + 1, timeout)
             self.absorb(frame)
             if until_v is not None:
                 if self.v >= until_v:
