@@ -20,6 +20,31 @@ from numbridge.rules.geometry import REGULAR_BLOCK_SHAPE, cell_of, index_of
 from numbridge.rules.seats import MARK
 from numbridge.rules.tiles import tiles_for
 
+# The keys of PROTOCOL.md's VIEW, and the extra ones the engine adds.
+PROTOCOL_KEYS = {
+    "game",
+    "v",
+    "room",
+    "variant",
+    "size",
+    "blocks",
+    "digits",
+    "owners",
+    "clues",
+    "you",
+    "players",
+    "hand",
+    "bag",
+    "turn",
+    "now_ms",
+    "deadline_ms",
+    "status",
+    "result",
+    "offers",
+    "options",
+}
+EXTRA_KEYS = {"last_mistake", "resume_requested", "moves"}
+
 SOL9 = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 SOL6 = "123456456123231564564231312645645312"
 

@@ -42,7 +42,15 @@ from numbridge.rules import (
 from numbridge.rules.goals import block_table, connection
 from numbridge.rules.seats import SEATS, Seat
 from numbridge.rules.views import swap_cell
-from rules_helpers import check_board, check_tiles, options, roundtrip, shuffled_solution
+from rules_helpers import (
+    EXTRA_KEYS,
+    PROTOCOL_KEYS,
+    check_board,
+    check_tiles,
+    options,
+    roundtrip,
+    shuffled_solution,
+)
 
 EVENT_KINDS = {
     "placed",
@@ -64,34 +72,8 @@ EVENT_KINDS = {
     "resumed",
     "finished",
 }
-VIEW_KEYS = {
-    "game",
-    "v",
-    "room",
-    "variant",
-    "size",
-    "blocks",
-    "digits",
-    "owners",
-    "clues",
-    "you",
-    "players",
-    "hand",
-    "bag",
-    "turn",
-    "moves_left_in_pair",
-    "now_ms",
-    "deadline_ms",
-    "status",
-    "result",
-    "block_table",
-    "block_owners",
-    "swap_available",
-    "offers",
-    "options",
-    "last_mistake",
-    "resume_requested",
-    "moves",
+VIEW_KEYS = PROTOCOL_KEYS | EXTRA_KEYS | {
+    "moves_left_in_pair", "block_table", "block_owners", "swap_available",
 }
 
 

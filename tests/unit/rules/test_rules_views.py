@@ -27,31 +27,15 @@ from numbridge.rules import (
     player_view,
     spectator_view,
 )
-from rules_helpers import deal, empty_cell_for, play_correct, play_mistake, roundtrip
-
-PROTOCOL_KEYS = {
-    "game",
-    "v",
-    "room",
-    "variant",
-    "size",
-    "blocks",
-    "digits",
-    "owners",
-    "clues",
-    "you",
-    "players",
-    "hand",
-    "bag",
-    "turn",
-    "now_ms",
-    "deadline_ms",
-    "status",
-    "result",
-    "offers",
-    "options",
-}
-EXTRA_KEYS = {"last_mistake", "resume_requested", "moves"}
+from rules_helpers import (
+    EXTRA_KEYS,
+    PROTOCOL_KEYS,
+    deal,
+    empty_cell_for,
+    play_correct,
+    play_mistake,
+    roundtrip,
+)
 
 
 def rng() -> random.Random:

@@ -10,6 +10,8 @@ move a fresh move limit, game clocks as they were.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .actions import (
     AcceptAdjourn,
     AcceptDraw,
@@ -40,21 +42,29 @@ def resign(d: Draft, seat: Seat, action: Resign, now_ms: int) -> None:
     finish(d, Result(winner=other(seat), by="resign"))
 
 
-def offer_draw(d: Draft, seat: Seat, action: OfferDraw, now_ms: int) -> None:
-    offerer = d.offers["draw"]
+_OFFER_NOUN = {"draw": "a draw", "adjourn": "an adjournment"}
+
+
+def _offer(d: Draft, seat: Seat, kind: str, what: str, accept: Callable[[], None]) -> None:
+    """Make an offer; offering what the opponent has already offered accepts it."""
+    offerer = d.offers[kind]
     if offerer == seat:
-        raise IllegalAction(f"{describe(action)}: you have already offered a draw")
+        raise IllegalAction(f"{what}: you have already offered {_OFFER_NOUN[kind]}")
     if offerer == other(seat):
-        accept_draw(d, seat, AcceptDraw(), now_ms)
+        accept()
         return
-    d.offers["draw"] = seat
-    d.emit("draw_offered", {"seat": seat})
+    d.offers[kind] = seat
+    d.emit(f"{kind}_offered", {"seat": seat})
+
+
+def offer_draw(d: Draft, seat: Seat, action: OfferDraw, now_ms: int) -> None:
+    _offer(d, seat, "draw", describe(action),
+           lambda: accept_draw(d, seat, AcceptDraw(), now_ms))
 
 
 def _check_offer(d: Draft, seat: Seat, kind: str, what: str) -> None:
     if d.offers[kind] != other(seat):
-        noun = "a draw" if kind == "draw" else "an adjournment"
-        raise IllegalAction(f"{what}: {other(seat)} has not offered {noun}")
+        raise IllegalAction(f"{what}: {other(seat)} has not offered {_OFFER_NOUN[kind]}")
 
 
 def accept_draw(d: Draft, seat: Seat, action: AcceptDraw, now_ms: int) -> None:
@@ -74,14 +84,7 @@ def offer_adjourn(d: Draft, seat: Seat, action: OfferAdjourn, now_ms: int) -> No
     what = describe(action)
     if d.status != "playing":
         raise IllegalAction(f"{what}: the game is already adjourned")
-    offerer = d.offers["adjourn"]
-    if offerer == seat:
-        raise IllegalAction(f"{what}: you have already offered an adjournment")
-    if offerer == other(seat):
-        accept_adjourn(d, seat, AcceptAdjourn(), now_ms)
-        return
-    d.offers["adjourn"] = seat
-    d.emit("adjourn_offered", {"seat": seat})
+    _offer(d, seat, "adjourn", what, lambda: accept_adjourn(d, seat, AcceptAdjourn(), now_ms))
 
 
 def accept_adjourn(d: Draft, seat: Seat, action: AcceptAdjourn, now_ms: int) -> None:
