@@ -24,8 +24,10 @@ from numbridge.club.rooms import load_rooms
 from numbridge.protocol import validate_frame
 from numbridge.service import context as ctx
 from numbridge.service.context import Services
+from numbridge.service.timers import SqsTimers
+from numbridge.store.dynamodb import DynamoStore
+from numbridge.store.port import Store
 from numbridge.store.schema import create_tables, routes
-from numbridge.store.table import Table
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "integration-test-secret-0123456789abcdef"
@@ -183,16 +185,21 @@ class Conn:
         self.world.disconnect(self.id)
 
 
+def dynamodb_store(dynamodb: Any) -> DynamoStore:
+    """The game table on moto, created from the template."""
+    create_tables(dynamodb, {"GameTable": "games"})
+    return DynamoStore(Linearized(dynamodb), "games")
+
+
 class World:
-    def __init__(self, dynamodb: Any, sqs: Any, seed: int = 7) -> None:
-        create_tables(dynamodb, {"GameTable": "games", "IdempotencyTable": "idempotency"})
+    def __init__(self, store: Store, sqs: Any, seed: int = 7) -> None:
         queue_url = sqs.create_queue(QueueName="timers")["QueueUrl"]
         self.api = ManagementApi()
         self.clock = Clock()
         self.sqs = SpySqs(sqs)
+        self.store = store
         self.svc = Services(
-            table=Table(Linearized(dynamodb), "games"), management=self.api, sqs=self.sqs,
-            queue_url=queue_url, idempotency_table="idempotency",
+            store=store, management=self.api, timers=SqsTimers(self.sqs, queue_url),
             token_secret=lambda: SECRET, rooms=load_rooms(), clock=self.clock,
             rng=random.Random(seed), deal_budget_s=20.0,
         )

@@ -30,9 +30,8 @@ FUNCTIONS = {
 }
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction"}
 TIMER_SENDERS = {"DealFunction", "MoveFunction", "TimeoutFunction"}
-IDEMPOTENT = {"LobbyFunction", "DealFunction", "MoveFunction"}
 DESIGN_ENV = {
-    "TABLE_NAME", "IDEMPOTENCY_TABLE_NAME", "TIMER_QUEUE_URL", "MANAGEMENT_ENDPOINT",
+    "TABLE_NAME", "TIMER_QUEUE_URL", "MANAGEMENT_ENDPOINT",
     "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "LOG_LEVEL",
 }
 
@@ -285,8 +284,7 @@ def test_no_wildcard_resources_and_tables_scoped(cfn: dict[str, Any]) -> None:
                     table = variables["tableName"]
                     assert isinstance(table, dict) and "Ref" in table, (function_id, table)
                     tables.add(table["Ref"])
-        expected = {"GameTable", "IdempotencyTable"} if function_id in IDEMPOTENT else {"GameTable"}
-        assert tables == expected, function_id
+        assert tables == {"GameTable"}, function_id
 
 
 def test_timer_queue_and_token_secret_access(cfn: dict[str, Any]) -> None:
@@ -305,7 +303,6 @@ def test_function_environment(cfn: dict[str, Any]) -> None:
         env = function["Properties"]["Environment"]["Variables"]
         assert set(env) >= DESIGN_ENV, function_id
         assert env["TABLE_NAME"] == {"Ref": "GameTable"}
-        assert env["IDEMPOTENCY_TABLE_NAME"] == {"Ref": "IdempotencyTable"}
         assert env["TIMER_QUEUE_URL"] == {"Ref": "TimerQueue"}
         assert env["POWERTOOLS_SERVICE_NAME"] == "numbridge"
         assert env["POWERTOOLS_METRICS_NAMESPACE"] == "Numbridge"
@@ -313,9 +310,7 @@ def test_function_environment(cfn: dict[str, Any]) -> None:
             "https://${WebSocketApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/${StageName}"
         )
         assert ("TOKEN_SECRET_ARN" in env) == (function_id == "ConnectFunction")
-    assert schema.table_env_vars(TEMPLATE) == {
-        "TABLE_NAME": "GameTable", "IDEMPOTENCY_TABLE_NAME": "IdempotencyTable"
-    }
+    assert schema.table_env_vars(TEMPLATE) == {"TABLE_NAME": "GameTable"}
 
 
 # ---------------------------------------------------------------- timers
@@ -343,7 +338,7 @@ def test_timer_queue_sweep_and_event_source(cfn: dict[str, Any]) -> None:
 
 def test_table_definitions_match_the_design(raw: dict[str, Any]) -> None:
     tables = schema.table_definitions(TEMPLATE)
-    assert set(tables) == {"GameTable", "IdempotencyTable"}
+    assert set(tables) == {"GameTable"}
     game = tables["GameTable"]
     assert game["KeySchema"] == [
         {"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}
@@ -358,11 +353,7 @@ def test_table_definitions_match_the_design(raw: dict[str, Any]) -> None:
         "Projection": {"ProjectionType": "ALL"},
     }]
     assert game["BillingMode"] == "PAY_PER_REQUEST"
-    idem = tables["IdempotencyTable"]
-    assert idem["KeySchema"] == [{"AttributeName": "id", "KeyType": "HASH"}]
-    assert idem["BillingMode"] == "PAY_PER_REQUEST"
     assert schema.ttl_attribute("GameTable", TEMPLATE) == "expires_at"
-    assert schema.ttl_attribute("IdempotencyTable", TEMPLATE) == "expiration"
     properties = raw["Resources"]["GameTable"]["Properties"]
     assert properties["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
     with pytest.raises(KeyError):
@@ -372,7 +363,7 @@ def test_table_definitions_match_the_design(raw: dict[str, Any]) -> None:
 @mock_aws
 def test_create_tables_in_moto_is_idempotent_and_enables_ttl() -> None:
     client = boto3.client("dynamodb", region_name="us-east-1")
-    names = {"GameTable": "nb-test-game", "IdempotencyTable": "nb-test-idempotency"}
+    names = {"GameTable": "nb-test-game"}
     schema.create_tables(client, names, TEMPLATE)
     schema.create_tables(client, names, TEMPLATE)  # again: nothing to do, no error
     assert sorted(client.list_tables()["TableNames"]) == sorted(names.values())
@@ -385,8 +376,6 @@ def test_create_tables_in_moto_is_idempotent_and_enables_ttl() -> None:
     assert [k["AttributeName"] for k in gsi["KeySchema"]] == ["gsi1pk", "gsi1sk"]
     ttl = client.describe_time_to_live(TableName="nb-test-game")["TimeToLiveDescription"]
     assert (ttl["TimeToLiveStatus"], ttl["AttributeName"]) == ("ENABLED", "expires_at")
-    ttl = client.describe_time_to_live(TableName="nb-test-idempotency")["TimeToLiveDescription"]
-    assert (ttl["TimeToLiveStatus"], ttl["AttributeName"]) == ("ENABLED", "expiration")
 
     # the overloaded index answers a deadline query
     client.put_item(TableName="nb-test-game", Item={
@@ -406,8 +395,8 @@ def test_create_tables_in_moto_is_idempotent_and_enables_ttl() -> None:
 @mock_aws
 def test_create_tables_accepts_a_resource_and_rejects_unknown_tables() -> None:
     resource = boto3.resource("dynamodb", region_name="us-east-1")
-    schema.create_tables(resource, {"IdempotencyTable": "nb-idem"}, TEMPLATE)
-    assert [t.name for t in resource.tables.all()] == ["nb-idem"]
+    schema.create_tables(resource, {"GameTable": "nb-games"}, TEMPLATE)
+    assert [t.name for t in resource.tables.all()] == ["nb-games"]
     with pytest.raises(KeyError):
         schema.create_tables(resource, {"Nope": "x"}, TEMPLATE)
 

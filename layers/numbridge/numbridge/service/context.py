@@ -17,11 +17,13 @@ import boto3
 
 from numbridge.club.rooms import Rooms, load_rooms
 from numbridge.service.notifier import Notifier
-from numbridge.service.timers import Timers
+from numbridge.service.timers import SqsTimers, Timers
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections
+from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.games import Games
-from numbridge.store.table import Table
+from numbridge.store.port import Store
+from numbridge.store.receipts import Receipts
 
 
 def wall_clock_ms() -> int:
@@ -30,11 +32,9 @@ def wall_clock_ms() -> int:
 
 @dataclass
 class Services:
-    table: Table
+    store: Store
     management: Any  # boto3 apigatewaymanagementapi client
-    sqs: Any
-    queue_url: str
-    idempotency_table: str
+    timers: Timers
     token_secret: Callable[[], str]
     rooms: Rooms
     clock: Callable[[], int] = wall_clock_ms
@@ -44,35 +44,35 @@ class Services:
 
     @cached_property
     def games(self) -> Games:
-        return Games(self.table)
+        return Games(self.store)
 
     @cached_property
     def connections(self) -> Connections:
-        return Connections(self.table)
+        return Connections(self.store)
 
     @cached_property
     def proposals(self) -> Proposals:
-        return Proposals(self.table)
+        return Proposals(self.store)
 
     @cached_property
     def player_games(self) -> PlayerGames:
-        return PlayerGames(self.table)
+        return PlayerGames(self.store)
 
     @cached_property
     def ratings(self) -> Ratings:
-        return Ratings(self.table)
+        return Ratings(self.store)
 
     @cached_property
     def archive(self) -> Archive:
-        return Archive(self.table)
+        return Archive(self.store)
+
+    @cached_property
+    def receipts(self) -> Receipts:
+        return Receipts(self.store)
 
     @cached_property
     def notifier(self) -> Notifier:
         return Notifier(self.management, self.connections)
-
-    @cached_property
-    def timers(self) -> Timers:
-        return Timers(self.sqs, self.queue_url)
 
 
 def from_environment() -> Services:
@@ -80,13 +80,11 @@ def from_environment() -> Services:
     from numbridge.auth import token_secret
 
     return Services(
-        table=Table(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
+        store=DynamoStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
         management=boto3.client(
             "apigatewaymanagementapi", endpoint_url=os.environ["MANAGEMENT_ENDPOINT"]
         ),
-        sqs=boto3.client("sqs"),
-        queue_url=os.environ["TIMER_QUEUE_URL"],
-        idempotency_table=os.environ["IDEMPOTENCY_TABLE_NAME"],
+        timers=SqsTimers(boto3.client("sqs"), os.environ["TIMER_QUEUE_URL"]),
         token_secret=token_secret,
         rooms=load_rooms(),
     )

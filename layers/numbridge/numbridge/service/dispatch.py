@@ -9,16 +9,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from aws_lambda_powertools.utilities.idempotency import (
-    DynamoDBPersistenceLayer,
-    IdempotencyConfig,
-    idempotent_function,
-)
-from aws_lambda_powertools.utilities.idempotency.exceptions import (
-    IdempotencyAlreadyInProgressError,
-)
 from aws_lambda_powertools.utilities.parser import parse
 from aws_lambda_powertools.utilities.parser.models import (
     APIGatewayWebSocketConnectEventModel,
@@ -28,9 +21,10 @@ from aws_lambda_powertools.utilities.parser.models import (
 from pydantic import Field
 
 from numbridge.auth import InvalidToken, verify_token
-from numbridge.protocol import ProtocolError, error_frame, parse_action, peek
+from numbridge.protocol import ProtocolError, parse_action, peek
 from numbridge.protocol import actions as act
 from numbridge.service import lobby, play
+from numbridge.service.commit import Once, digest, refused, settle
 from numbridge.service.context import Services
 from numbridge.service.observability import logger
 from numbridge.service.outcome import Outcome
@@ -48,17 +42,10 @@ USE_CASES: dict[type[act.Request], UseCase] = {
 MUTATING: frozenset[type[act.Request]] = frozenset(
     {act.Propose, act.Withdraw, act.Accept, *act.MOVE_ACTIONS}
 )
-# Answers that must not be remembered: the same id should be able to try again.
-TRANSIENT_CODES = frozenset({"conflict", "internal", "rate_limited"})
 
 
 class ConnectEvent(APIGatewayWebSocketConnectEventModel):
     query: dict[str, str] | None = Field(None, alias="queryStringParameters")
-
-
-class _Transient(Exception):
-    def __init__(self, outcome: Outcome) -> None:
-        self.outcome = outcome
 
 
 # --- $connect / $disconnect ---------------------------------------------------
@@ -91,76 +78,48 @@ def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
 
 
 class MessageHandler:
-    """Handles one message frame; mutating requests go through Powertools idempotency."""
+    """Handles one message frame; a mutating request is applied at most once per
+    (player, id), its answer committed with its change (``service.commit``)."""
 
     def __init__(self, svc: Services) -> None:
         self.svc = svc
-        self.config = IdempotencyConfig(
-            event_key_jmespath="[player, id]", expires_after_seconds=3600,
-            raise_on_no_idempotency_key=True,
-        )
-        persistence = DynamoDBPersistenceLayer(
-            table_name=svc.idempotency_table, boto3_client=svc.table.client
-        )
-        self._once: Callable[..., dict[str, Any]] = idempotent_function(
-            data_keyword_argument="request", persistence_store=persistence, config=self.config,
-        )(self._apply)
 
     def __call__(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
         parsed = parse(event=event, model=APIGatewayWebSocketMessageEventModel)
         connection_id = parsed.request_context.connection_id
         raw = parsed.body if isinstance(parsed.body, str) else None
-        outcome = self.handle(connection_id, raw, context)
+        outcome = self.handle(connection_id, raw)
         self.svc.notifier.post(connection_id, outcome.replies)
         for player, frames in outcome.pushes:
             self.svc.notifier.to_player(player, frames)
         return {"statusCode": 200}
 
-    def handle(self, connection_id: str, raw: str | None, context: Any = None) -> Outcome:
+    def handle(self, connection_id: str, raw: str | None) -> Outcome:
         _, request_id = peek(raw)
         player = self.svc.connections.player_of(connection_id)
         if player is None:
-            return _refused(request_id, ProtocolError(
+            return refused(request_id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
         logger.append_keys(player=player)
         try:
             request = parse_action(raw)
         except ProtocolError as err:
-            return _refused(request_id, err)
+            return refused(request_id, err)
         if isinstance(request, act.GameRequest):
             logger.append_keys(game=request.game)
-        if type(request) not in MUTATING:
-            return self._run(player, request)
-        if context is not None:
-            self.config.register_lambda_context(context)
-        try:
-            return Outcome.from_dict(
-                self._once(request={"player": player, "id": request.id, "raw": raw}))
-        except _Transient as transient:
-            return transient.outcome
-        except IdempotencyAlreadyInProgressError:
-            return _refused(request.id, ProtocolError(
-                "conflict", f"request {request.id!r} is already being applied"))
+        use_case = USE_CASES[type(request)]
 
-    def _apply(self, request: dict[str, Any]) -> dict[str, Any]:
-        outcome = self._run(request["player"], parse_action(request["raw"]))
-        codes = {r.get("code") for r in outcome.replies if r.get("type") == "error"}
-        if codes & TRANSIENT_CODES:
-            raise _Transient(outcome)  # Powertools forgets the key: a retry runs again
-        return outcome.to_dict()
+        def decide() -> Outcome:
+            return use_case(self.svc, player, request)
 
-    def _run(self, player: str, request: act.Request) -> Outcome:
+        once = Once(player, request.id, digest(request)) if type(request) in MUTATING else None
         try:
-            return USE_CASES[type(request)](self.svc, player, request)
-        except ProtocolError as err:
-            return _refused(request.id, err)
+            if once is not None and (repeat := once.stored(self.svc)) is not None:
+                return repeat
+            return settle(self.svc, decide, once, request.id)
         except Exception:
             logger.exception("request failed")
-            return _refused(request.id, ProtocolError("internal", "the server failed; retry"))
-
-
-def _refused(request_id: str | None, err: ProtocolError) -> Outcome:
-    return Outcome([error_frame(request_id, err.code, err.message)])
+            return refused(request.id, ProtocolError("internal", "the server failed; retry"))
 
 
 # --- timers -------------------------------------------------------------------------
@@ -172,7 +131,8 @@ def on_timer_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     for record in event.get("Records", []):
         try:
             body = json.loads(record["body"])
-            _deliver(svc, play.advance(svc, str(body["game"]), int(body["v"])))
+            game_id, v = str(body["game"]), int(body["v"])
+            _deliver(svc, settle(svc, partial(play.advance, svc, game_id, v)))
         except Exception:
             logger.exception("timer failed", extra={"message": record.get("messageId")})
             failures.append({"itemIdentifier": record["messageId"]})
@@ -183,7 +143,7 @@ def on_sweep(svc: Services) -> dict[str, Any]:
     """The once-a-minute backstop: every game whose deadline has passed."""
     due = svc.games.due(svc.clock())
     for game_id in due:
-        _deliver(svc, play.advance(svc, game_id))
+        _deliver(svc, settle(svc, partial(play.advance, svc, game_id)))
     return {"advanced": len(due)}
 
 

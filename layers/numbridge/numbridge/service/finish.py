@@ -13,7 +13,7 @@ from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.views import summary
 from numbridge.store.club import Archive, PlayerGames, Ratings
-from numbridge.store.table import Write
+from numbridge.store.port import Write
 
 
 def status_writes(svc: Services, before: rules.GameState | None, after: rules.GameState,

@@ -17,10 +17,9 @@ from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
 from numbridge.service.observability import count, logger, metrics
-from numbridge.service.outcome import Outcome
+from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.views import state_frame
 from numbridge.store.club import Proposals
-from numbridge.store.table import ConflictError
 
 
 def rooms(svc: Services, player: str, request: act.Rooms) -> Outcome:
@@ -57,8 +56,8 @@ def propose(svc: Services, player: str, request: act.Propose) -> Outcome:
         "highlighting": options.highlighting, "rated": options.rated,
         "colour": request.colour, "created_ms": svc.clock(),
     }
-    svc.proposals.add(proposal)
-    return Outcome([{"type": "proposal", "id": request.id, "proposal": proposal}])
+    return Outcome([{"type": "proposal", "id": request.id, "proposal": proposal}],
+                   writes=[Proposals.add_write(proposal)])
 
 
 def proposals(svc: Services, player: str, request: act.Proposals) -> Outcome:
@@ -73,11 +72,7 @@ def withdraw(svc: Services, player: str, request: act.Withdraw) -> Outcome:
         raise ProtocolError("not_found", f"no open proposal {request.proposal!r}")
     if proposal["by"] != player:
         raise ProtocolError("unauthorized", "only its author can withdraw a proposal")
-    try:
-        svc.proposals.remove(request.proposal)
-    except ConflictError as exc:
-        raise ProtocolError("not_found", f"proposal {request.proposal!r} is gone") from exc
-    return Outcome([ack_frame(request.id)])
+    return Outcome([ack_frame(request.id)], writes=[Proposals.remove_write(request.proposal)])
 
 
 def accept(svc: Services, player: str, request: act.Accept) -> Outcome:
@@ -105,16 +100,11 @@ def accept(svc: Services, player: str, request: act.Accept) -> Outcome:
         ),
         *status_writes(svc, None, state, now),
     ]
-    try:
-        svc.table.transact(writes)
-    except ConflictError as exc:
-        raise ProtocolError("not_found", f"proposal {request.proposal!r} was taken") from exc
     count("Deals")
     logger.info("dealt", extra={"game": game_id, "players": players})
-    if deadline is not None:
-        svc.timers.schedule(game_id, state.v, deadline, now)
     pushes = [(players[seat], [state_frame(state, seat, now)]) for seat in SEATS]
-    return Outcome([ack_frame(request.id)], pushes)
+    timers = [] if deadline is None else [Timer(game_id, state.v, deadline)]
+    return Outcome([ack_frame(request.id)], pushes, writes, timers)
 
 
 def _deal(svc: Services, options: rules.GameOptions) -> rules.Board:

@@ -1,20 +1,29 @@
-"""What a use case produces: answers for the requester, then frames for players."""
+"""What a use case decides: answers, the writes that make it so, and what follows."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from numbridge.store.port import Write
+
+Frame = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A deadline to be woken for once the change is committed."""
+
+    game: str
+    v: int
+    deadline_ms: int
+
 
 @dataclass
 class Outcome:
-    replies: list[dict[str, Any]]
+    replies: list[Frame]
     # (player, frames) in order; posted to every connection of that player after the replies
-    pushes: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"replies": self.replies, "pushes": [[p, f] for p, f in self.pushes]}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Outcome:
-        return cls(list(data["replies"]), [(p, list(f)) for p, f in data["pushes"]])
+    pushes: list[tuple[str, list[Frame]]] = field(default_factory=list)
+    # committed together, all or nothing, before anything is answered or pushed
+    writes: list[Write] = field(default_factory=list)
+    timers: list[Timer] = field(default_factory=list)

@@ -17,13 +17,11 @@ from numbridge.protocol import actions as act
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
-from numbridge.service.observability import count, logger
-from numbridge.service.outcome import Outcome
+from numbridge.service.observability import count
+from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.views import event_frame, for_viewer, state_frame
 from numbridge.store.games import GameRow
-from numbridge.store.table import ConflictError
 
-MAX_ATTEMPTS = 5
 # Beyond this many missed events a client gets its whole view instead.
 MAX_SYNC_EVENTS = 500
 
@@ -57,39 +55,30 @@ def load(svc: Services, game_id: str, player: str) -> tuple[GameRow, rules.Seat]
 def play(svc: Services, player: str, request: act.GameRequest) -> Outcome:
     """Apply a move (or resign, offer, resume...) for the player who sent it."""
     action = to_rules_action(request)
-    for _ in range(MAX_ATTEMPTS):
-        row, seat = load(svc, request.game, player)
-        state = rules.GameState.from_dict(row.state)
-        now = svc.clock()
-        # A deadline that has passed is applied first, whether or not the action stands.
-        due = rules.advance(state, now, svc.rng)
-        refusal: rules.RulesError | None = None
-        try:
-            moved = rules.apply(due.state, seat, action, now, svc.rng)
-            result = rules.Transition(moved.state, due.events + moved.events)
-        except rules.RulesError as exc:
-            if not due.events:
-                raise ProtocolError.of(exc.code, str(exc)) from exc
-            refusal, result = exc, due
-        try:
-            pushes = commit(svc, row, state, result, now)
-        except ConflictError:
-            logger.info("lost a race; reloading", extra={"game": request.game})
-            continue
-        if refusal is not None:
-            err = ProtocolError.of(refusal.code, str(refusal))
-            return Outcome([_error(request.id, err)], pushes)
-        return Outcome([ack_frame(request.id)], pushes)
-    raise ProtocolError("conflict", "the game changed under this action too often; retry")
+    row, seat = load(svc, request.game, player)
+    state = rules.GameState.from_dict(row.state)
+    now = svc.clock()
+    # A deadline that has passed is applied first, whether or not the action stands.
+    due = rules.advance(state, now, svc.rng)
+    try:
+        moved = rules.apply(due.state, seat, action, now, svc.rng)
+    except rules.RulesError as exc:
+        err = ProtocolError.of(exc.code, str(exc))
+        if not due.events:
+            raise err from exc
+        return transition(svc, row, state, due, now, [_error(request.id, err)])
+    change = rules.Transition(moved.state, due.events + moved.events)
+    return transition(svc, row, state, change, now, [ack_frame(request.id)])
 
 
 def _error(request_id: str, err: ProtocolError) -> dict[str, Any]:
     return error_frame(request_id, err.code, err.message)
 
 
-def commit(svc: Services, row: GameRow, before: rules.GameState,
-           change: rules.Transition, now_ms: int) -> list[tuple[str, list[dict[str, Any]]]]:
-    """Write a transition under the conditions of ``row``; return what to push."""
+def transition(svc: Services, row: GameRow, before: rules.GameState,
+               change: rules.Transition, now_ms: int,
+               replies: list[dict[str, Any]] | None = None) -> Outcome:
+    """The writes of a transition under the conditions of ``row``, and what to push."""
     after = change.state
     events = [event_frame(after.game_id, e) for e in change.events]
     deadline = rules.next_deadline(after)
@@ -102,11 +91,10 @@ def commit(svc: Services, row: GameRow, before: rules.GameState,
         *svc.games.event_puts(after.game_id, events),
         *status_writes(svc, before, after, now_ms),
     ]
-    svc.table.transact(writes)
     _measure(change.events)
-    if deadline is not None:
-        svc.timers.schedule(after.game_id, after.v, deadline, now_ms)
-    return [(after.players[seat], [for_viewer(e, seat) for e in events]) for seat in SEATS]
+    pushes = [(after.players[seat], [for_viewer(e, seat) for e in events]) for seat in SEATS]
+    timers = [] if deadline is None else [Timer(after.game_id, after.v, deadline)]
+    return Outcome(replies or [], pushes, writes, timers)
 
 
 def _measure(events: tuple[rules.Event, ...]) -> None:
@@ -125,42 +113,42 @@ def advance(svc: Services, game_id: str, timer_v: int | None = None) -> Outcome:
     A timer message for an older version is stale: the commit that made the
     newer version scheduled its own timer.
     """
-    for _ in range(MAX_ATTEMPTS):
-        row = svc.games.load(game_id)
-        if row is None or (timer_v is not None and row.v != timer_v):
-            return Outcome([])
-        state = rules.GameState.from_dict(row.state)
-        now = svc.clock()
-        due = rules.advance(state, now, svc.rng)
-        if not due.events:
-            deadline = rules.next_deadline(state)
-            if timer_v is not None and deadline is not None:
-                svc.timers.schedule(game_id, row.v, deadline, now)  # woke early (15 min cap)
-            return Outcome([])
-        try:
-            return Outcome([], commit(svc, row, state, due, now))
-        except ConflictError:
-            continue
-    return Outcome([])
+    row = svc.games.load(game_id)
+    if row is None or (timer_v is not None and row.v != timer_v):
+        return Outcome([])
+    state = rules.GameState.from_dict(row.state)
+    now = svc.clock()
+    due = rules.advance(state, now, svc.rng)
+    if not due.events:
+        deadline = rules.next_deadline(state)
+        if timer_v is not None and deadline is not None:
+            return Outcome([], timers=[Timer(game_id, row.v, deadline)])  # woke early
+        return Outcome([])
+    return transition(svc, row, state, due, now)
 
 
 def sync(svc: Services, player: str, request: act.Sync) -> Outcome:
     row, seat = load(svc, request.game, player)
     state = rules.GameState.from_dict(row.state)
     now = svc.clock()
-    pushes: list[tuple[str, list[dict[str, Any]]]] = []
     deadline = rules.next_deadline(state)
+    due: Outcome | None = None
     if deadline is not None and deadline <= now:
         # A deadline nobody has applied yet: apply it first, so the answer is current.
-        pushes = advance(svc, request.game).pushes
-        row, seat = load(svc, request.game, player)
-        state = rules.GameState.from_dict(row.state)
+        change = rules.advance(state, now, svc.rng)
+        if change.events:
+            due = transition(svc, row, state, change, now)
+            state = change.state
     known = request.v
-    if known is None or known > row.v or row.v - known > MAX_SYNC_EVENTS:
-        return Outcome([state_frame(state, seat, svc.clock(), request.id)], pushes)
-    missed = svc.games.events_after(request.game, known)
-    replies: list[dict[str, Any]] = [for_viewer(e, seat) for e in missed]
-    return Outcome([*replies, ack_frame(request.id)], pushes)
+    if known is None or known > state.v or state.v - known > MAX_SYNC_EVENTS:
+        replies = [state_frame(state, seat, now, request.id)]
+    else:
+        # Up to the stored version; the events just applied follow as pushes.
+        missed = svc.games.events_after(request.game, known)
+        replies = [*(for_viewer(e, seat) for e in missed), ack_frame(request.id)]
+    if due is None:
+        return Outcome(replies)
+    return Outcome(replies, due.pushes, due.writes, due.timers)
 
 
 def candidates(svc: Services, player: str, request: act.Candidates) -> Outcome:

@@ -1,19 +1,25 @@
-"""Per-turn timers: one SQS message per new deadline, delivered when it falls.
+"""Per-turn timers: the port, and its AWS adapter (one SQS message per new deadline).
 
 SQS delays are capped at 15 minutes; a message that arrives before its deadline
-is simply sent again for the rest of the wait (see ``service.clock``).
+is sent again for the rest of the wait (``play.advance``). A timer that could
+not be sent is not lost: the once-a-minute sweep reads the deadline index.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Protocol
 
 MAX_DELAY_S = 900
 
 
-class Timers:
+class Timers(Protocol):
+    def schedule(self, game_id: str, v: int, deadline_ms: int, now_ms: int) -> None:
+        """Wake the ``timeout`` function for (game, v) at ``deadline_ms``."""
+
+
+class SqsTimers:
     def __init__(self, client: Any, queue_url: str) -> None:
         self.client = client
         self.queue_url = queue_url

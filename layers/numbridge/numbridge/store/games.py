@@ -1,4 +1,4 @@
-"""Game state and game events in the game table.
+"""Game state and game events.
 
 The state item carries the condition attributes of every write: ``v`` (the
 game's version), ``turn`` and ``step`` (moves left in a Domains pair). A move
@@ -13,20 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from numbridge.store.table import Table, Write
+from numbridge.store import keys
+from numbridge.store.port import Absent, Equals, KeyRange, Put, Store, Value, Write
 
-DEADLINE_PARTITION = "DEADLINE#0"
-EVENT_KEY = "EV#{:09d}"
-MAX_EVENT_KEY = EVENT_KEY.format(999_999_999)
 NO_TURN = "-"
-
-
-def game_pk(game_id: str) -> str:
-    return f"GAME#{game_id}"
-
-
-def deadline_sort_key(deadline_ms: int) -> str:
-    return f"{deadline_ms:015d}"
 
 
 @dataclass(frozen=True)
@@ -49,65 +39,74 @@ class StoredEvent:
     frame: dict[str, Any]
 
 
+def _compact(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
 class Games:
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def load(self, game_id: str) -> GameRow | None:
-        item = self.table.get(game_pk(game_id), "STATE")
+        item = self.store.get(keys.game(game_id), keys.STATE)
         if item is None:
             return None
         return GameRow(
             game_id=game_id,
-            state=json.loads(item["state"]),
-            v=item["v"],
-            turn=item["turn"],
-            step=item["step"],
-            status=item["status"],
-            players=json.loads(item["players"]),
+            state=json.loads(str(item["state"])),
+            v=int(item["v"]),
+            turn=str(item["turn"]),
+            step=int(item["step"]),
+            status=str(item["status"]),
+            players=json.loads(str(item["players"])),
         )
 
-    def state_put(self, game_id: str, state: dict[str, Any], *, v: int, turn: str | None,
+    @staticmethod
+    def state_put(game_id: str, state: dict[str, Any], *, v: int, turn: str | None,
                   step: int, status: str, players: Mapping[Any, str],
                   deadline_ms: int | None, expected: GameRow | None) -> Write:
         """The conditional put of a game's state: new (no such game yet) or the
         successor of ``expected`` (same version, turn and pair step)."""
-        values: dict[str, Any] = {
-            "pk": game_pk(game_id), "sk": "STATE", "v": v, "turn": turn or NO_TURN,
-            "step": step, "status": status, "state": json.dumps(state, separators=(",", ":")),
+        values: dict[str, Value | None] = {
+            "pk": keys.game(game_id), "sk": keys.STATE, "v": v, "turn": turn or NO_TURN,
+            "step": step, "status": status, "state": _compact(state),
             "players": json.dumps(dict(players)),
         }
         if deadline_ms is not None and status == "playing":
-            values["gsi1pk"] = DEADLINE_PARTITION
-            values["gsi1sk"] = deadline_sort_key(deadline_ms)
+            values["gsi1pk"] = keys.deadline_shard(game_id)
+            values["gsi1sk"] = keys.deadline_order(deadline_ms)
         if expected is None:
-            return Write.put(values, "attribute_not_exists(pk)")
-        return Write.put(
-            values,
-            "#v = :v AND #turn = :turn AND #step = :step",
-            {"#v": "v", "#turn": "turn", "#step": "step"},
-            {":v": expected.v, ":turn": expected.turn, ":step": expected.step},
-        )
+            return Put(values, Absent())
+        return Put(values, Equals({"v": expected.v, "turn": expected.turn,
+                                   "step": expected.step}))
 
     @staticmethod
     def event_puts(game_id: str, events: Sequence[StoredEvent]) -> list[Write]:
         return [
-            Write.put(
-                {"pk": game_pk(game_id), "sk": EVENT_KEY.format(e.v), "v": e.v,
-                 "to": e.to, "frame": json.dumps(e.frame, separators=(",", ":"))},
-                "attribute_not_exists(pk)",
-            )
+            Put({"pk": keys.game(game_id), "sk": keys.event(e.v), "v": e.v, "to": e.to,
+                 "frame": _compact(e.frame)}, Absent())
             for e in events
         ]
 
     def events_after(self, game_id: str, v: int, limit: int | None = None) -> list[StoredEvent]:
-        items = self.table.query(
-            game_pk(game_id), between=(EVENT_KEY.format(v + 1), MAX_EVENT_KEY),
-            limit=limit, consistent=True,
+        page = self.store.query(
+            keys.game(game_id), KeyRange(low=keys.event(v + 1), high=keys.LAST_EVENT),
+            limit=limit,
         )
-        return [StoredEvent(i["v"], i.get("to"), json.loads(i["frame"])) for i in items]
+        return [StoredEvent(int(i["v"]), None if i.get("to") is None else str(i["to"]),
+                            json.loads(str(i["frame"]))) for i in page.items]
+
+    def deadlines(self, upto_ms: int | None = None) -> list[tuple[str, int]]:
+        """(game, deadline) of every game whose deadline runs (at or before ``upto_ms``),
+        across all shards of the deadline index, earliest first."""
+        high = None if upto_ms is None else keys.deadline_order(upto_ms)
+        found = [
+            (keys.game_id_of(str(i["pk"])), int(str(i["gsi1sk"])))
+            for shard in keys.deadline_shards()
+            for i in self.store.query(shard, KeyRange(high=high), index=True).items
+        ]
+        return sorted(found, key=lambda pair: pair[1])
 
     def due(self, now_ms: int) -> list[str]:
         """Games whose current deadline is at or before ``now_ms`` (the sweep)."""
-        items = self.table.query_range("gsi1", DEADLINE_PARTITION, deadline_sort_key(now_ms))
-        return [i["pk"].removeprefix("GAME#") for i in items]
+        return [game_id for game_id, _ in self.deadlines(now_ms)]

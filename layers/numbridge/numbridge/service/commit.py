@@ -1,0 +1,109 @@
+"""The one place a decision becomes durable: commit, remember the answer, then follow up.
+
+A use case decides (an :class:`Outcome`: answers, writes, pushes, timers)
+without writing. :func:`settle` commits the writes in one transaction — with
+the request's receipt when the request must be applied at most once — and
+decides again if a concurrent change won the race. Only after the commit are
+timers sent; a timer that fails to send is logged and left to the sweep, and
+never turns a committed change into an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from numbridge.protocol import ProtocolError, error_frame
+from numbridge.protocol import actions as act
+from numbridge.service.context import Services
+from numbridge.service.observability import count, logger
+from numbridge.service.outcome import Outcome
+from numbridge.store.port import ConflictError, Write
+from numbridge.store.receipts import Receipt, Receipts
+
+MAX_ATTEMPTS = 5
+# Answers that are not remembered: the same id may try again.
+TRANSIENT_CODES = frozenset({"conflict", "internal", "rate_limited"})
+
+
+def refused(request_id: str | None, err: ProtocolError) -> Outcome:
+    return Outcome([error_frame(request_id, err.code, err.message)])
+
+
+def digest(request: act.Request) -> str:
+    """What a repeat must match: the request as parsed, its id aside."""
+    return hashlib.sha256(request.model_dump_json(exclude={"id"}).encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Once:
+    """A request applied at most once per (player, id)."""
+
+    player: str
+    request_id: str
+    digest: str
+
+    def stored(self, svc: Services) -> Outcome | None:
+        """The answer already given to this id, if there is one."""
+        receipt = svc.receipts.get(self.player, self.request_id)
+        if receipt is None:
+            return None
+        if receipt.digest != self.digest:
+            return refused(self.request_id, ProtocolError(
+                "illegal", f"request id {self.request_id!r} was already used for another "
+                           "request; use a new id"))
+        count("RepeatedRequests")
+        return Outcome(list(receipt.replies))  # the same answer; events are not pushed again
+
+    def receipt(self, svc: Services, outcome: Outcome) -> Write | None:
+        codes = {r.get("code") for r in outcome.replies if r.get("type") == "error"}
+        if codes & TRANSIENT_CODES:
+            return None
+        return Receipts.put_write(self.player, self.request_id,
+                                  Receipt(self.digest, outcome.replies, svc.clock()))
+
+
+def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = None,
+           request_id: str | None = None) -> Outcome:
+    """Decide and commit; decide again after a lost race. The outcome to deliver.
+
+    Any other failure propagates. If it came from the commit, the write may have
+    landed (a timeout after the commit): a retry with the same id is then answered
+    from the receipt, and applied if it did not land.
+    """
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            outcome = decide()
+        except ProtocolError as err:
+            outcome = refused(request_id, err)
+        writes = list(outcome.writes)
+        remembered = once.receipt(svc, outcome) if once is not None else None
+        if remembered is not None:
+            writes.append(remembered)
+        if not writes:
+            return outcome
+        try:
+            svc.store.transact(writes)
+        except ConflictError:
+            repeat = once.stored(svc) if once is not None else None
+            if repeat is not None:
+                return repeat  # the same request, committed meanwhile by another delivery
+            logger.info("lost a race; deciding again")
+            continue
+        follow_up(svc, outcome)
+        return outcome
+    return refused(request_id, ProtocolError(
+        "conflict", "the game changed under this action too often; retry"))
+
+
+def follow_up(svc: Services, outcome: Outcome) -> None:
+    """After the commit: arm the timers. A failure here is repaired by the sweep."""
+    now = svc.clock()
+    for timer in outcome.timers:
+        try:
+            svc.timers.schedule(timer.game, timer.v, timer.deadline_ms, now)
+        except Exception:
+            count("TimerSendFailures")
+            logger.exception("timer not sent; the sweep will apply it",
+                             extra={"game": timer.game, "v": timer.v})

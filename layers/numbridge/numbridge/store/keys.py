@@ -1,0 +1,100 @@
+"""The layout of the one table: every partition and sort key, written once.
+
+| item | pk | sk | gsi1pk / gsi1sk |
+| --- | --- | --- | --- |
+| game state | ``GAME#g`` | ``STATE`` | ``DEADLINE#n`` / deadline (while a deadline runs) |
+| game event | ``GAME#g`` | ``EV#000000017`` | |
+| archive record | ``GAME#g`` | ``RECORD`` | |
+| proposal | ``PROPOSAL#p`` | ``PROPOSAL`` | ``ROOM#r`` / created#p |
+| a player's game | ``PLAYER#a`` | ``GAME#g`` | |
+| rating | ``PLAYER#a`` | ``RATING#variant`` | ``LEADERBOARD#variant`` / name |
+| connection | ``CONN#c`` | ``CONN`` | |
+| a player's connection | ``PLAYER#a`` | ``CONN#c`` | |
+| request receipt | ``REQ#a`` | ``ID#request-id`` | |
+
+The deadline index is sharded by game (``DEADLINE#0`` … ``DEADLINE#15``): one
+partition key takes about 1,000 writes a second, and every move of every game
+in play moves its deadline.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+STATE = "STATE"
+RECORD = "RECORD"
+PROPOSAL = "PROPOSAL"
+CONN = "CONN"
+EVENT_PREFIX = "EV#"
+GAME_PREFIX = "GAME#"
+CONN_PREFIX = "CONN#"
+DEADLINE_SHARDS = 16
+_EVENT_DIGITS = 9
+
+
+def game(game_id: str) -> str:
+    return f"GAME#{game_id}"
+
+
+def game_id_of(pk: str) -> str:
+    return pk.removeprefix("GAME#")
+
+
+def event(v: int) -> str:
+    return f"{EVENT_PREFIX}{v:0{_EVENT_DIGITS}d}"
+
+
+LAST_EVENT = event(10**_EVENT_DIGITS - 1)
+
+
+def player(name: str) -> str:
+    return f"PLAYER#{name}"
+
+
+def player_game(game_id: str) -> str:
+    return f"GAME#{game_id}"
+
+
+def rating(variant: str) -> str:
+    return f"RATING#{variant}"
+
+
+def leaderboard(variant: str) -> str:
+    return f"LEADERBOARD#{variant}"
+
+
+def proposal(proposal_id: str) -> str:
+    return f"PROPOSAL#{proposal_id}"
+
+
+def room(room_id: str) -> str:
+    return f"ROOM#{room_id}"
+
+
+def proposal_order(created_ms: int, proposal_id: str) -> str:
+    return f"PROPOSAL#{created_ms:015d}#{proposal_id}"
+
+
+def connection(connection_id: str) -> str:
+    return f"CONN#{connection_id}"
+
+
+def deadline_shard(game_id: str) -> str:
+    # crc32, not hash(): the same shard in every process.
+    return f"DEADLINE#{zlib.crc32(game_id.encode()) % DEADLINE_SHARDS}"
+
+
+def deadline_shards() -> list[str]:
+    return [f"DEADLINE#{n}" for n in range(DEADLINE_SHARDS)]
+
+
+def deadline_order(deadline_ms: int) -> str:
+    return f"{deadline_ms:015d}"
+
+
+def receipts(player_name: str) -> str:
+    return f"REQ#{player_name}"
+
+
+def receipt(request_id: str) -> str:
+    return f"ID#{request_id}"

@@ -1,0 +1,48 @@
+"""Request receipts: the answer given to each (player, request id), kept an hour.
+
+A receipt is written in the same transaction as the change the request made,
+so a change and the memory of having made it exist together or not at all: a
+process that dies after the commit leaves a receipt, and the retry is answered
+from it instead of being applied again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from numbridge.store import keys
+from numbridge.store.port import Absent, Put, Store
+
+RECEIPT_TTL_S = 3600
+
+
+@dataclass(frozen=True)
+class Receipt:
+    digest: str  # of the request as parsed: the same id with another body is not a repeat
+    replies: list[dict[str, Any]]
+    created_ms: int
+
+
+class Receipts:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def get(self, player: str, request_id: str) -> Receipt | None:
+        item = self.store.get(keys.receipts(player), keys.receipt(request_id))
+        if item is None:
+            return None
+        return Receipt(str(item["digest"]), json.loads(str(item["replies"])),
+                       int(item["created_ms"]))
+
+    @staticmethod
+    def put_write(player: str, request_id: str, receipt: Receipt) -> Put:
+        """The receipt's put: only if there is none (the first answer stands)."""
+        return Put({
+            "pk": keys.receipts(player), "sk": keys.receipt(request_id),
+            "digest": receipt.digest,
+            "replies": json.dumps(receipt.replies, separators=(",", ":")),
+            "created_ms": receipt.created_ms,
+            "expires_at": receipt.created_ms // 1000 + RECEIPT_TTL_S,
+        }, Absent())

@@ -1,0 +1,254 @@
+"""The storage port on SQLite: one database file, WAL, durable at commit.
+
+One table holds every item as JSON beside its key columns, the secondary
+index and the TTL attribute. Writers take one process-wide lock and then
+``BEGIN IMMEDIATE``: SQLite's own busy wait sleeps in coarse steps, so
+in-process writers queue on the lock instead and SQLite's busy timeout is only
+for another process (a backup). Readers run concurrently (WAL). A conditional
+write reads the item and checks the condition inside the write transaction,
+so check and write are one atomic step.
+
+``synchronous=FULL`` (the default) makes a commit survive a power cut;
+``NORMAL`` survives a killed process only, and is faster.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from numbridge.store.port import (
+    MAX_CURSOR_CHARS,
+    BadCursor,
+    Condition,
+    ConflictError,
+    Delete,
+    Item,
+    KeyRange,
+    Page,
+    Put,
+    Value,
+    Write,
+    check_limits,
+    clean,
+    holds,
+    item_bytes,
+)
+
+SCHEMA_VERSION = 1
+TTL_ATTRIBUTE = "expires_at"
+BUSY_TIMEOUT_MS = 30_000
+# Sorts after every character a key can hold: the upper end of a prefix range.
+_PREFIX_END = "\U0010ffff"
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS items (
+    pk TEXT NOT NULL,
+    sk TEXT NOT NULL,
+    gsi1pk TEXT,
+    gsi1sk TEXT,
+    {TTL_ATTRIBUTE} INTEGER,
+    item TEXT NOT NULL,
+    PRIMARY KEY (pk, sk)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS items_gsi1 ON items (gsi1pk, gsi1sk, pk, sk)
+    WHERE gsi1pk IS NOT NULL;
+CREATE INDEX IF NOT EXISTS items_expiry ON items ({TTL_ATTRIBUTE})
+    WHERE {TTL_ATTRIBUTE} IS NOT NULL;
+PRAGMA user_version = {SCHEMA_VERSION};
+"""
+
+
+def _encode(item: Item) -> str:
+    return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+
+
+def _row(item: Item) -> tuple[Any, ...]:
+    ttl = item.get(TTL_ATTRIBUTE)
+    return (item["pk"], item["sk"], item.get("gsi1pk"), item.get("gsi1sk"),
+            ttl if isinstance(ttl, int) and not isinstance(ttl, bool) else None, _encode(item))
+
+
+def _cursor(values: Sequence[str]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(list(values)).encode()).decode()
+
+
+def _uncursor(cursor: str, length: int) -> list[str]:
+    if len(cursor) > MAX_CURSOR_CHARS:
+        raise BadCursor("cursor too long")
+    try:
+        values = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+    except (ValueError, binascii.Error, UnicodeError) as exc:
+        raise BadCursor("not a cursor of this store") from exc
+    if (not isinstance(values, list) or len(values) != length
+            or not all(isinstance(v, str) for v in values)):
+        raise BadCursor("not a cursor of this query")
+    return values
+
+
+class SqliteStore:
+    """The port on one SQLite file (``":memory:"`` is refused: threads need a shared file)."""
+
+    def __init__(self, path: Path | str, *, synchronous: str = "FULL") -> None:
+        if str(path) == ":memory:":
+            raise ValueError("SqliteStore needs a file (threads share it)")
+        if synchronous.upper() not in {"FULL", "NORMAL", "EXTRA"}:
+            raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
+        self.path = Path(path)
+        self._synchronous = synchronous.upper()
+        self._local = threading.local()
+        self._write_lock = threading.Lock()
+        self._opened: list[sqlite3.Connection] = []
+        self._opened_lock = threading.Lock()
+        with self._write_lock:
+            self._connection().executescript(_SCHEMA)
+
+    # ------------------------------------------------------------ connections
+
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, isolation_level=None,
+                                         check_same_thread=False,
+                                         timeout=BUSY_TIMEOUT_MS / 1000)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute(f"PRAGMA synchronous={self._synchronous}")
+            connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            self._local.connection = connection
+            with self._opened_lock:
+                self._opened.append(connection)
+        return connection
+
+    def close(self) -> None:
+        """Close every thread's connection (the store is unusable afterwards)."""
+        with self._opened_lock:
+            for connection in self._opened:
+                connection.close()
+            self._opened.clear()
+        self._local = threading.local()
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all of it commits, or (on any exception) none of it."""
+        connection = self._connection()
+        with self._write_lock:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+    @staticmethod
+    def _current(connection: sqlite3.Connection, pk: str, sk: str) -> Item | None:
+        row = connection.execute("SELECT item FROM items WHERE pk = ? AND sk = ?",
+                                 (pk, sk)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    # ------------------------------------------------------------ the port
+
+    def get(self, pk: str, sk: str) -> Item | None:
+        return self._current(self._connection(), pk, sk)
+
+    def put(self, item: Mapping[str, Value | None], condition: Condition | None = None) -> None:
+        self.transact([Put(item, condition)])
+
+    def delete(self, pk: str, sk: str, condition: Condition | None = None) -> Item | None:
+        with self._writing() as connection:
+            old = self._current(connection, pk, sk)
+            if not holds(condition, old):
+                raise ConflictError(f"condition {condition!r} failed on ({pk}, {sk})")
+            if old is not None:
+                connection.execute("DELETE FROM items WHERE pk = ? AND sk = ?", (pk, sk))
+            return old
+
+    def transact(self, writes: Sequence[Write]) -> None:
+        puts = {i: clean(w.item) for i, w in enumerate(writes) if isinstance(w, Put)}
+        check_limits(writes, {i: item_bytes(item) for i, item in puts.items()})
+        with self._writing() as connection:
+            for write in writes:
+                if write.condition is not None and not holds(
+                    write.condition, self._current(connection, *write.key)
+                ):
+                    raise ConflictError(f"condition {write.condition!r} failed on {write.key}")
+            for i, write in enumerate(writes):
+                if isinstance(write, Delete):
+                    connection.execute("DELETE FROM items WHERE pk = ? AND sk = ?", write.key)
+                else:
+                    connection.execute("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, ?, ?)",
+                                       _row(puts[i]))
+
+    def query(self, pk: str, keys: KeyRange | None = None, *, index: bool = False,
+              limit: int | None = None, after: str | None = None,
+              forward: bool = True) -> Page:
+        keys = keys or KeyRange()
+        pk_col, sk_col = ("gsi1pk", "gsi1sk") if index else ("pk", "sk")
+        # Index entries may share a sort key: the table's key breaks the tie, as a cursor.
+        order_cols = [sk_col, "pk", "sk"] if index else ["sk"]
+        where = [f"{pk_col} = ?"]
+        args: list[Any] = [pk]
+        low = max(filter(None, (keys.low, keys.prefix)), default=None)
+        if low is not None:
+            where.append(f"{sk_col} >= ?")
+            args.append(low)
+        if keys.high is not None:
+            where.append(f"{sk_col} <= ?")
+            args.append(keys.high)
+        if keys.prefix:
+            where.append(f"{sk_col} < ?")
+            args.append(keys.prefix + _PREFIX_END)
+        if after is not None:
+            start = _uncursor(after, len(order_cols))
+            where.append(f"({', '.join(order_cols)}) {'>' if forward else '<'} "
+                         f"({', '.join('?' * len(order_cols))})")
+            args += start
+        direction = "ASC" if forward else "DESC"
+        sql = (f"SELECT item FROM items WHERE {' AND '.join(where)} ORDER BY "
+               + ", ".join(f"{c} {direction}" for c in order_cols))
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit + 1)  # one more: whether there is a next page
+        rows = self._connection().execute(sql, args).fetchall()
+        items = [i for i in (dict(json.loads(r[0])) for r in rows)
+                 if keys.admits(str(i[sk_col]))]
+        if limit is None or len(items) <= limit:
+            return Page(items, None)
+        items = items[:limit]
+        return Page(items, _cursor([str(items[-1][c]) for c in order_cols]))
+
+    # ------------------------------------------------------------ housekeeping
+
+    def purge_expired(self, now_s: int) -> int:
+        """Delete items whose TTL has passed (what DynamoDB's TTL does, late); how many."""
+        with self._writing() as connection:
+            cursor = connection.execute(f"DELETE FROM items WHERE {TTL_ATTRIBUTE} < ?", (now_s,))
+            return int(cursor.rowcount)
+
+    def purge_partitions(self, prefix: str) -> int:
+        """Delete every item whose partition or sort key starts with ``prefix``."""
+        end = prefix + _PREFIX_END
+        with self._writing() as connection:
+            cursor = connection.execute(
+                "DELETE FROM items WHERE (pk >= ? AND pk < ?) OR (sk >= ? AND sk < ?)",
+                (prefix, end, prefix, end))
+            return int(cursor.rowcount)
+
+    def count(self) -> int:
+        row = self._connection().execute("SELECT count(*) FROM items").fetchone()
+        return int(row[0])
+
+    def backup(self, target: Path | str) -> None:
+        """A consistent copy of the database while it is in use (SQLite's backup API)."""
+        destination = sqlite3.connect(target)
+        try:
+            self._connection().backup(destination)
+        finally:
+            destination.close()
