@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,39 +13,34 @@ class Started:
     http_url: str
     data_dir: Path
     default_data_dir: bool
-    dynamodb: str
-    sqs: str
-    embedded: frozenset[str]
-    tables: Mapping[str, str]
-    restored: Mapping[str, int]
-    persisted: bool
-
-
-def _where(service: str, url: str, embedded: frozenset[str]) -> str:
-    return f"embedded moto server at {url}" if service in embedded else url
+    store: str
+    database_file: Path | None
+    imported: int = 0
+    armed: int = 0
 
 
 def banner(started: Started) -> str:
     token_cmd = "numbridge token alice"
     if not started.default_data_dir:
         token_cmd += f" --data-dir {shlex.quote(str(started.data_dir))}"
-    restored = sum(started.restored.values())
-    if not started.persisted:
-        persistence = "not snapshotted: the external DynamoDB endpoint keeps the data"
-    elif restored:
-        persistence = f"restored {restored} items; snapshot every 2 s and on exit"
-    else:
-        persistence = "fresh start; snapshot every 2 s and on exit"
-    tables = ", ".join(started.tables.values())
+    notes = []
+    if started.imported:
+        notes.append(f"  Upgraded      imported {started.imported} items from the old snapshot")
+    if started.armed:
+        notes.append(f"  Timers        {started.armed} pending deadlines armed again")
+    if started.database_file is not None:
+        db = shlex.quote(str(started.database_file))
+        notes.append(f"  Backup        sqlite3 {db} \".backup backup.db\"  (safe while serving)")
+    extra = "\n".join(notes)
     return f"""\
 Numbridge local server is ready.
 
   Browser       {started.http_url}/ (the reference client; paste a token, or add ?token=TOKEN)
   WebSocket     {started.ws_url}?token=TOKEN
   @connections  {started.http_url}/@connections/{{connectionId}}
-  DynamoDB      {_where("dynamodb", started.dynamodb, started.embedded)} ({tables})
-  SQS           {_where("sqs", started.sqs, started.embedded)} (numbridge-timers)
-  Data dir      {started.data_dir} ({persistence})
+  Database      {started.store}
+  Data dir      {started.data_dir}
+{extra}
 
 Get a token for a player:
   {token_cmd}
@@ -60,5 +54,5 @@ Or from Python (pip install websockets):
   with ws.connect("{started.ws_url}?token=" + TOKEN) as c:
       c.send(json.dumps({{"action": "rooms", "id": "r1"}})); print(c.recv())
 
-Ctrl-C stops the server; games are kept in the data dir.
+Ctrl-C stops the server. Every acknowledged action is already in the database.
 """

@@ -10,19 +10,34 @@ def register(subparsers: Any) -> None:
     """Add ``serve`` and ``token`` to the ``numbridge`` command."""
     serve = subparsers.add_parser(
         "serve",
-        help="run the whole backend locally (WebSocket gateway, embedded DynamoDB)",
+        help="run the whole backend locally (WebSocket gateway, SQLite database)",
         description="Run the Numbridge backend on this machine: a WebSocket endpoint routed "
-        "like API Gateway to the Lambda handlers, the @connections API, DynamoDB and SQS "
-        "from an embedded moto server, timers, and snapshots in the data directory.",
+        "like API Gateway to the Lambda handlers, the @connections API, per-move timers, and "
+        "the club in one SQLite database file in the data directory (numbridge.db). Every "
+        "acknowledged action is committed to it before the answer goes out.",
+        epilog="Backing up: copy numbridge.db (with its -wal file) while the server is "
+        "stopped, or while it runs use SQLite's backup API: "
+        "sqlite3 DATA_DIR/numbridge.db \".backup /path/to/backup.db\".",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=int, default=8080, help="port to listen on (8080; 0: any)")
     serve.add_argument("--data-dir", help="where games and the token secret are kept")
     serve.add_argument(
+        "--store", choices=("sqlite", "dynamodb"),
+        help="sqlite (default): numbridge.db in the data dir; dynamodb (the default with "
+        "--dynamodb-endpoint): the DynamoDB adapter, on that endpoint or an embedded moto "
+        "server (in memory, to try the AWS path)",
+    )
+    serve.add_argument(
         "--dynamodb-endpoint",
         metavar="URL",
-        help="an external DynamoDB-compatible endpoint instead of the embedded one "
-        "(also AWS_ENDPOINT_URL_DYNAMODB; SQS: AWS_ENDPOINT_URL_SQS)",
+        help="with --store dynamodb: a DynamoDB-compatible endpoint "
+        "(also AWS_ENDPOINT_URL_DYNAMODB)",
+    )
+    serve.add_argument(
+        "--synchronous", choices=("FULL", "NORMAL"), default="FULL",
+        help="SQLite's durability: FULL (default) survives a power cut; NORMAL survives a "
+        "killed server only, and commits faster",
     )
     serve.set_defaults(func=_serve)
 
@@ -46,7 +61,9 @@ def _serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             data_dir=args.data_dir,
+            store=args.store or ("dynamodb" if args.dynamodb_endpoint else "sqlite"),
             dynamodb_endpoint=args.dynamodb_endpoint,
+            synchronous=args.synchronous,
         )
     )
 

@@ -1,4 +1,4 @@
-"""The local runtime's data directory: the table snapshot and the token secret."""
+"""The local runtime's data directory: the database file and the token secret."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import secrets
 from pathlib import Path
 
 SECRET_FILE = "secret"
-SNAPSHOT_FILE = "snapshot.json"
 
 
 def data_dir(given: str | os.PathLike[str] | None = None) -> Path:

@@ -15,7 +15,6 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from numbridge.local.lambda_context import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, LambdaContext
-from numbridge.local.quiesce import Quiesce
 
 log = logging.getLogger("numbridge.local")
 
@@ -100,8 +99,6 @@ class Invoker:
 
     def __init__(self, max_workers: int = 16) -> None:
         self._executor = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="lambda")
-        self.quiesce = Quiesce()
-        """Taken alone by snapshots: no handler is between two writes meanwhile."""
 
     async def invoke(self, function: Function, event: dict[str, Any]) -> Any:
         """The handler's return value; its exception propagates (and is logged)."""
@@ -127,9 +124,9 @@ class Invoker:
                     function.timeout_s,
                 )
 
-    def _run(self, function: Function, event: dict[str, Any], context: LambdaContext) -> Any:
-        with self.quiesce.shared():
-            return function.handler(event, context)
+    @staticmethod
+    def _run(function: Function, event: dict[str, Any], context: LambdaContext) -> Any:
+        return function.handler(event, context)
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=False)

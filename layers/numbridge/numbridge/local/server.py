@@ -1,26 +1,32 @@
 """``numbridge serve``: the whole backend on one machine.
 
-Start-up: data dir and token secret → port bound → DynamoDB/SQS (embedded moto
-unless endpoints are given) → tables and timer queue → snapshot restored →
-handler environment → handlers imported → gateway listening → timers and
-snapshots running. Shutdown (Ctrl-C / SIGTERM): sockets closed with 1001 and
-their ``$disconnect`` handlers run, timers stopped, a last snapshot written.
+Start-up: data dir and token secret → port bound → the database (SQLite in the
+data dir, or DynamoDB) → an old snapshot imported once → stale connections
+forgotten → handler environment → handlers imported → services wired (store,
+``@connections`` client, deadline timers) → gateway listening → every pending
+deadline armed, sweep running. Shutdown (Ctrl-C / SIGTERM): sockets closed
+with 1001 and their ``$disconnect`` handlers run, timers stopped, the database
+closed. Every acknowledged action is already committed: nothing is saved at
+shutdown, and a killed process loses nothing that was acknowledged.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 import sys
+import time
 import warnings
 from dataclasses import dataclass
 from functools import partial
 
-from numbridge.local import backend, environment
+import boto3
+
+from numbridge.local import environment, upgrade
+from numbridge.local.aws_events import REGION
 from numbridge.local.banner import Started, banner
-from numbridge.local.datadir import SNAPSHOT_FILE, data_dir, token_secret
+from numbridge.local.datadir import data_dir, token_secret
 from numbridge.local.functions import (
     Invoker,
     repo_root,
@@ -29,14 +35,13 @@ from numbridge.local.functions import (
     template_routes,
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
-from numbridge.local.quiesce import Quiesce
-from numbridge.local.snapshots import Snapshots
-from numbridge.local.timers import SWEEP_INTERVAL_S, Timers
+from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
+from numbridge.local.timers import SWEEP_INTERVAL_S, DeadlineTimers
+from numbridge.service.context import Services
 
 log = logging.getLogger("numbridge.local")
 
 TIMEOUT_FUNCTION = "timeout"
-SNAPSHOT_INTERVAL_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -44,8 +49,9 @@ class ServeOptions:
     host: str = "127.0.0.1"
     port: int = 8080
     data_dir: str | None = None
+    store: str = "sqlite"
     dynamodb_endpoint: str | None = None
-    snapshot_interval_s: float = SNAPSHOT_INTERVAL_S
+    synchronous: str = "FULL"
     sweep_interval_s: float = SWEEP_INTERVAL_S
 
 
@@ -56,12 +62,11 @@ def serve(options: ServeOptions) -> int:
     _configure_logging()
     try:
         asyncio.run(_serve(options))
-    except (OSError, TemplateError) as exc:  # a clear message; anything else: its traceback
+    except (OSError, TemplateError, ValueError) as exc:  # a clear message; else a traceback
         print(f"numbridge serve: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("numbridge serve: interrupted; changes since the last snapshot are lost",
-              file=sys.stderr)
+        print("numbridge serve: interrupted", file=sys.stderr)
         return 130
     return 0
 
@@ -76,38 +81,28 @@ def _configure_logging() -> None:
     warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 
-async def _snapshot_every(
-    snapshots: Snapshots, quiesce: Quiesce, interval_s: float, stop: asyncio.Event
-) -> None:
-    """Save every ``interval_s`` (when changed), between handlers, until ``stop``."""
-
-    def save() -> None:
-        with quiesce.alone():
-            snapshots.save()
-
-    loop = asyncio.get_running_loop()
-    while not stop.is_set():
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), interval_s)
-        try:
-            await loop.run_in_executor(None, save)
-        except Exception:
-            log.exception("snapshot failed")
-
-
 def _stop_on_signals(stop: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
 
     def request_stop(signum: int) -> None:
         if stop.is_set():
             return
-        print(f"\n{signal.Signals(signum).name}: stopping (saving state)...", flush=True)
+        print(f"\n{signal.Signals(signum).name}: stopping...", flush=True)
         stop.set()
         # A second Ctrl-C quits at once.
         loop.remove_signal_handler(signal.SIGINT)
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, request_stop, signum)
+
+
+def _housekeeping(opened: OpenStore) -> None:
+    from numbridge.store.sqlite import SqliteStore
+
+    if isinstance(opened.store, SqliteStore):
+        removed = opened.store.purge_expired(int(time.time()))
+        if removed:
+            log.info("removed %d expired items", removed)
 
 
 async def _serve(options: ServeOptions) -> None:
@@ -129,79 +124,59 @@ async def _serve(options: ServeOptions) -> None:
     port = sock.getsockname()[1]
     http_url = base_url(options.host, port)
 
-    endpoints = backend.start_endpoints(options.dynamodb_endpoint)
+    opened = open_store(options.store, directory, dynamodb_endpoint=options.dynamodb_endpoint,
+                        synchronous=options.synchronous, template_path=root / "template.yaml")
     try:
-        creds = backend.credentials(endpoints)
-        dynamodb = backend.client("dynamodb", endpoints.dynamodb, creds)
-        sqs = backend.client("sqs", endpoints.sqs, creds)
-        tables = backend.create_tables(dynamodb, root / "template.yaml")
-        queue_url = backend.create_queue(sqs)
-        snapshots = (
-            Snapshots(dynamodb, tables.values(), directory / SNAPSHOT_FILE)
-            if endpoints.dynamodb_embedded
-            else None
-        )
-        restored = snapshots.restore() if snapshots else {}
-
-        environment.apply(
-            environment.handler_environment(
-                tables=tables,
-                queue_url=queue_url,
-                management_endpoint=http_url,
-                token_secret=secret,
-                dynamodb_endpoint=endpoints.dynamodb,
-                sqs_endpoint=endpoints.sqs,
-                credentials=creds,
-            )
-        )
+        imported = upgrade.import_snapshot(directory, opened.store)
+        _forget_connections(opened)
+        environment.apply(environment.handler_environment(
+            token_secret=secret, management_endpoint=http_url))
         functions = template_functions(root)
         routes = route_functions(template_routes(root), functions)
 
         invoker = Invoker()
-        server = GatewayServer(routes, invoker)
-        timers = Timers(
-            sqs,
-            queue_url,
+        timers = DeadlineTimers(
             partial(invoker.invoke, functions[TIMEOUT_FUNCTION]),
             sweep_interval_s=options.sweep_interval_s,
+            housekeeping=partial(_housekeeping, opened),
         )
+        svc = _services(opened, http_url, timers, secret)
+        server = GatewayServer(routes, invoker)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
-        timers.start()
-        saver = (
-            asyncio.create_task(
-                _snapshot_every(snapshots, invoker.quiesce, options.snapshot_interval_s, stop)
-            )
-            if snapshots
-            else None
-        )
-        print(
-            banner(
-                Started(
-                    ws_url=base_url(options.host, port, "ws") + "/",
-                    http_url=http_url,
-                    data_dir=directory,
-                    default_data_dir=options.data_dir is None,
-                    dynamodb=endpoints.dynamodb,
-                    sqs=endpoints.sqs,
-                    embedded=frozenset(endpoints.embedded),
-                    tables=tables,
-                    restored=restored,
-                    persisted=snapshots is not None,
-                )
-            ),
-            flush=True,
-        )
+        armed = timers.start(svc.games.deadlines())
+        print(banner(Started(
+            ws_url=base_url(options.host, port, "ws") + "/", http_url=http_url,
+            data_dir=directory, default_data_dir=options.data_dir is None,
+            store=opened.where, database_file=opened.database_file,
+            imported=imported, armed=armed,
+        )), flush=True)
 
         await stop.wait()
         await server.stop()
         await timers.stop()
-        if saver is not None:
-            await saver
         invoker.shutdown()
-        if snapshots is not None:
-            snapshots.save()
-            log.info("state saved to %s", snapshots.path)
     finally:
-        endpoints.stop()
+        opened.close()
+
+
+def _forget_connections(opened: OpenStore) -> None:
+    """No socket outlives the server: connection items left by a crash are stale."""
+    from numbridge.store.sqlite import SqliteStore
+
+    if isinstance(opened.store, SqliteStore):
+        opened.store.purge_partitions("CONN#")
+
+
+def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
+              secret: str) -> Services:
+    from numbridge.club.rooms import load_rooms
+    from numbridge.service import context
+
+    management = boto3.client("apigatewaymanagementapi", endpoint_url=http_url,
+                              region_name=REGION, **DUMMY_CREDENTIALS)
+    svc = context.Services(store=opened.store, management=management, timers=timers,
+                           token_secret=lambda: secret, rooms=load_rooms())
+    context.install(svc)
+    return svc

@@ -96,17 +96,17 @@ class Games:
         return [StoredEvent(int(i["v"]), None if i.get("to") is None else str(i["to"]),
                             json.loads(str(i["frame"]))) for i in page.items]
 
-    def deadlines(self, upto_ms: int | None = None) -> list[tuple[str, int]]:
-        """(game, deadline) of every game whose deadline runs (at or before ``upto_ms``),
-        across all shards of the deadline index, earliest first."""
+    def deadlines(self, upto_ms: int | None = None) -> list[tuple[str, int, int]]:
+        """(game, v, deadline) of every game whose deadline runs (at or before
+        ``upto_ms``), across all shards of the deadline index, earliest first."""
         high = None if upto_ms is None else keys.deadline_order(upto_ms)
         found = [
-            (keys.game_id_of(str(i["pk"])), int(str(i["gsi1sk"])))
+            (keys.game_id_of(str(i["pk"])), int(i["v"]), int(str(i["gsi1sk"])))
             for shard in keys.deadline_shards()
             for i in self.store.query(shard, KeyRange(high=high), index=True).items
         ]
-        return sorted(found, key=lambda pair: pair[1])
+        return sorted(found, key=lambda row: row[2])
 
     def due(self, now_ms: int) -> list[str]:
         """Games whose current deadline is at or before ``now_ms`` (the sweep)."""
-        return [game_id for game_id, _ in self.deadlines(now_ms)]
+        return [game_id for game_id, _, _ in self.deadlines(now_ms)]
