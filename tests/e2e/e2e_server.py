@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -25,6 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+import boto3
 from numbridge.auth import issue_token
 from numbridge.local.datadir import token_secret
 from websockets.sync.client import ClientConnection, connect
@@ -141,6 +143,17 @@ class LocalServer:
         if self.log_path is None or not self.log_path.exists():
             return ""
         return self.log_path.read_text(errors="replace")[-6000:]
+
+    def stored_keys(self) -> list[tuple[str, str]]:
+        """(pk, sk) of every item in the server's database, whichever store it uses."""
+        if "--dynamodb-endpoint" in self.args:
+            endpoint = self.args[self.args.index("--dynamodb-endpoint") + 1]
+            client = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
+                                  aws_access_key_id="test", aws_secret_access_key="test")
+            return [(i["pk"]["S"], i["sk"]["S"]) for page in client.get_paginator("scan")
+                    .paginate(TableName="numbridge-games") for i in page["Items"]]
+        with sqlite3.connect(self.data_dir / "numbridge.db") as db:
+            return [(str(pk), str(sk)) for pk, sk in db.execute("SELECT pk, sk FROM items")]
 
     # ---------------------------------------------------------------- clients
 

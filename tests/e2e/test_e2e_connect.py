@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 from e2e_server import LocalServer
 from numbridge.auth import issue_token
@@ -45,8 +43,7 @@ def test_a_proposal_survives_a_restart_and_connections_do_not(local_server: Loca
 
         local_server.restart()  # SIGTERM: sockets closed with 1001, their $disconnect run
 
-    with sqlite3.connect(local_server.data_dir / "numbridge.db") as db:
-        keys = db.execute("SELECT pk, sk FROM items").fetchall()
+    keys = local_server.stored_keys()
     assert ("PROPOSAL#" + proposal, "PROPOSAL") in keys
     assert not [key for key in keys if key[0].startswith("CONN#") or key[1].startswith("CONN#")]
 

@@ -1,35 +1,18 @@
-"""The timer queue and the sweep drive the ``timeout`` function as AWS does (against moto SQS)."""
+"""Deadline timers and the sweep drive the ``timeout`` function as AWS does, from the store."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
-import uuid
 from collections.abc import Callable
 from typing import Any
 
 from aws_lambda_powertools.utilities.parser.models import EventBridgeModel, SqsModel
-from local_fakes import aws_client
-from numbridge.local.timers import Timers
+from numbridge.local.timers import DeadlineTimers
 
 Event = dict[str, Any]
-
-
-def new_queue(sqs: Any) -> str:
-    return str(sqs.create_queue(QueueName=f"timers-{uuid.uuid4().hex[:8]}")["QueueUrl"])
-
-
-def counts(sqs: Any, url: str) -> tuple[int, int]:
-    """(visible, in flight) messages."""
-    attributes = sqs.get_queue_attributes(
-        QueueUrl=url,
-        AttributeNames=["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
-    )["Attributes"]
-    return (
-        int(attributes["ApproximateNumberOfMessages"]),
-        int(attributes["ApproximateNumberOfMessagesNotVisible"]),
-    )
 
 
 class Function:
@@ -38,133 +21,140 @@ class Function:
     def __init__(self, respond: Callable[[Event], Any] = lambda event: None) -> None:
         self.events: list[Event] = []
         self.respond = respond
-        self._arrived: asyncio.Queue[Event] = asyncio.Queue()
+        self._arrived: asyncio.Queue[tuple[float, Event]] = asyncio.Queue()
 
     async def __call__(self, event: Event) -> Any:
         self.events.append(event)
-        self._arrived.put_nowait(event)
+        self._arrived.put_nowait((time.time(), event))
         return self.respond(event)
 
-    async def next(self, kind: str, timeout: float = 10.0) -> Event:
-        """The next event that is an SQS batch (``kind="sqs"``) or a sweep (``"sweep"``)."""
+    async def next(self, kind: str, timeout: float = 10.0) -> tuple[float, Event]:
+        """When, and the next event that is a timer (``"sqs"``) or a sweep (``"sweep"``)."""
         while True:
-            event = await asyncio.wait_for(self._arrived.get(), timeout)
+            at, event = await asyncio.wait_for(self._arrived.get(), timeout)
             if ("Records" in event) == (kind == "sqs"):
-                return event
+                return at, event
 
 
-def run(scenario: Callable[[], Any]) -> Any:
-    return asyncio.run(scenario())
+def body(event: Event) -> dict[str, Any]:
+    (record,) = SqsModel.model_validate(event).Records
+    return dict(json.loads(record.body))
 
 
-def test_sweep_runs_at_start_with_a_scheduled_event(moto_url: str) -> None:
-    sqs = aws_client("sqs", moto_url)
-    url = new_queue(sqs)
+def now_ms() -> int:
+    return int(time.time() * 1000)
 
-    async def scenario() -> Event:
+
+def test_the_sweep_runs_at_start_and_repeats_and_housekeeps() -> None:
+    kept: list[int] = []
+
+    async def scenario() -> list[Event]:
         function = Function()
-        timers = Timers(sqs, url, function, poll_interval_s=0.05, sweep_interval_s=3600)
-        timers.start()
+        timers = DeadlineTimers(function, sweep_interval_s=0.05,
+                                housekeeping=lambda: kept.append(1))
+        timers.start([])
         try:
-            return await function.next("sweep")
+            return [(await function.next("sweep"))[1] for _ in range(3)]
         finally:
             await timers.stop()
 
-    event = run(scenario)
-    model = EventBridgeModel.model_validate(event)
-    assert model.source == "aws.events" and model.detail_type == "Scheduled Event"
+    events = asyncio.run(scenario())
+    for event in events:
+        model = EventBridgeModel.model_validate(event)
+        assert model.source == "aws.events" and model.detail_type == "Scheduled Event"
+    assert len(kept) >= 2
 
 
-def test_sweep_repeats(moto_url: str) -> None:
-    sqs = aws_client("sqs", moto_url)
-    url = new_queue(sqs)
-
-    async def scenario() -> None:
+def test_a_deadline_scheduled_from_a_handler_thread_fires_on_time_with_the_aws_body() -> None:
+    async def scenario() -> tuple[float, Event, int]:
         function = Function()
-        timers = Timers(sqs, url, function, poll_interval_s=0.05, sweep_interval_s=0.1)
-        timers.start()
+        timers = DeadlineTimers(function, sweep_interval_s=3600)
+        timers.start([])
+        deadline = now_ms() + 300
+        worker = threading.Thread(target=timers.schedule, args=("g-1", 4, deadline, now_ms()))
+        worker.start()
+        worker.join()
         try:
-            for _ in range(3):
-                await function.next("sweep")
+            at, event = await function.next("sqs")
+            return at, event, deadline
         finally:
             await timers.stop()
 
-    run(scenario)
+    at, event, deadline = asyncio.run(scenario())
+    assert body(event) == {"game": "g-1", "v": 4, "deadline_ms": deadline}
+    late_ms = at * 1000 - deadline
+    assert 0 <= late_ms < 1000, late_ms
 
 
-def test_delayed_message_is_delivered_when_due_and_deleted(moto_url: str) -> None:
-    sqs = aws_client("sqs", moto_url)
-    url = new_queue(sqs)
-    body = json.dumps({"game": "g-1", "v": 4, "deadline_ms": 0})
-
-    async def scenario() -> tuple[Event, float]:
-        function = Function(lambda event: {"batchItemFailures": []})
-        timers = Timers(sqs, url, function, poll_interval_s=0.05, sweep_interval_s=3600)
-        timers.start()
-        try:
-            sent = time.monotonic()
-            sqs.send_message(QueueUrl=url, MessageBody=body, DelaySeconds=1)
-            event = await function.next("sqs")
-            return event, time.monotonic() - sent
-        finally:
-            await timers.stop()
-
-    event, waited = run(scenario)
-    assert 0.9 <= waited < 2.0
-    model = SqsModel.model_validate(event)
-    (record,) = model.Records
-    assert record.body == body
-    assert record.eventSourceARN.endswith(":" + url.rsplit("/", 1)[1])
-    assert counts(sqs, url) == (0, 0)
-
-
-def test_failed_items_stay_in_the_queue(moto_url: str) -> None:
-    sqs = aws_client("sqs", moto_url)
-    url = new_queue(sqs)
-
-    def fail_odd(event: Event) -> dict[str, Any]:
-        return {
-            "batchItemFailures": [
-                {"itemIdentifier": record["messageId"]}
-                for record in event["Records"]
-                if json.loads(record["body"])["n"] % 2
-            ]
-        }
-
-    async def scenario() -> int:
-        function = Function(fail_odd)
-        for n in range(4):
-            sqs.send_message(QueueUrl=url, MessageBody=json.dumps({"n": n}))
-        timers = Timers(sqs, url, function, poll_interval_s=0.05, sweep_interval_s=3600)
-        timers.start()
-        try:
-            delivered = 0
-            while delivered < 4:
-                delivered += len((await function.next("sqs"))["Records"])
-            return delivered
-        finally:
-            await timers.stop()
-
-    assert run(scenario) == 4
-    assert counts(sqs, url) == (0, 2)  # the two failures wait out their visibility timeout
-
-
-def test_a_crashing_function_leaves_the_batch(moto_url: str) -> None:
-    sqs = aws_client("sqs", moto_url)
-    url = new_queue(sqs)
-
-    def crash(event: Event) -> None:
-        raise RuntimeError("timeout function failed")
-
-    async def scenario() -> None:
-        function = Function(crash)
-        sqs.send_message(QueueUrl=url, MessageBody="{}")
-        timers = Timers(sqs, url, function, poll_interval_s=0.05, sweep_interval_s=3600)
-        timers.start()
+def test_a_newer_version_replaces_the_armed_timer_and_an_older_one_does_not() -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        function = Function()
+        timers = DeadlineTimers(function, sweep_interval_s=3600)
+        timers.start([])
+        soon = now_ms() + 200
+        timers.schedule("g-1", 3, soon, now_ms())
+        timers.schedule("g-1", 5, soon + 100, now_ms())
+        timers.schedule("g-1", 4, soon, now_ms())  # stale: v5 is armed
+        await asyncio.sleep(0.05)
+        assert timers.armed == {"g-1": 5}
         try:
             await function.next("sqs")
+            await asyncio.sleep(0.4)
+            return [body(e) for e in function.events if "Records" in e]
         finally:
             await timers.stop()
 
-    run(scenario)
-    assert counts(sqs, url) == (0, 1)
+    delivered = asyncio.run(scenario())
+    assert [b["v"] for b in delivered] == [5]
+
+
+def test_pending_deadlines_are_armed_at_start_past_ones_at_once() -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        function = Function()
+        timers = DeadlineTimers(function, sweep_interval_s=3600)
+        armed = timers.start([("g-past", 7, now_ms() - 60_000), ("g-soon", 2, now_ms() + 150)])
+        assert armed == 2
+        try:
+            got = [body((await function.next("sqs"))[1]) for _ in range(2)]
+            return got
+        finally:
+            await timers.stop()
+
+    delivered = asyncio.run(scenario())
+    assert [(b["game"], b["v"]) for b in delivered] == [("g-past", 7), ("g-soon", 2)]
+
+
+def test_a_failed_delivery_comes_back(monkeypatch: Any) -> None:
+    monkeypatch.setattr("numbridge.local.timers.RETRY_S", 0.1)
+
+    def fail_once(event: Event) -> Any:
+        if len([e for e in function.events if "Records" in e]) == 1:
+            record = event["Records"][0]
+            return {"batchItemFailures": [{"itemIdentifier": record["messageId"]}]}
+        return {"batchItemFailures": []}
+
+    function = Function(fail_once)
+
+    async def scenario() -> list[dict[str, Any]]:
+        timers = DeadlineTimers(function, sweep_interval_s=3600)
+        timers.start([("g-1", 1, now_ms())])
+        try:
+            return [body((await function.next("sqs"))[1]) for _ in range(2)]
+        finally:
+            await timers.stop()
+
+    assert [b["v"] for b in asyncio.run(scenario())] == [1, 1]
+
+
+def test_stop_disarms_and_late_schedules_are_ignored() -> None:
+    async def scenario() -> Function:
+        function = Function()
+        timers = DeadlineTimers(function, sweep_interval_s=3600)
+        timers.start([("g-1", 1, now_ms() + 200)])
+        await timers.stop()
+        timers.schedule("g-2", 1, now_ms(), now_ms())
+        await asyncio.sleep(0.4)
+        return function
+
+    function = asyncio.run(scenario())
+    assert not [e for e in function.events if "Records" in e]

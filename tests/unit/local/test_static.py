@@ -222,8 +222,8 @@ def test_banner_names_the_browser_client() -> None:
     text = banner(
         Started(
             ws_url="ws://127.0.0.1:8080/", http_url="http://127.0.0.1:8080",
-            data_dir=Path("/tmp/nb"), default_data_dir=True, dynamodb="http://x",
-            sqs="http://x", embedded=frozenset(), tables={}, restored={}, persisted=True,
+            data_dir=Path("/tmp/nb"), default_data_dir=True, store="SQLite /tmp/nb/numbridge.db",
+            database_file=Path("/tmp/nb/numbridge.db"),
         )
     )
     assert "Browser       http://127.0.0.1:8080/" in text

@@ -206,7 +206,9 @@ class SqliteStore:
             where.append(f"{sk_col} < ?")
             args.append(keys.prefix + _PREFIX_END)
         if after is not None:
-            start = _uncursor(after, len(order_cols))
+            partition, *start = _uncursor(after, len(order_cols) + 1)
+            if partition != pk:
+                raise BadCursor("a cursor of another query")
             where.append(f"({', '.join(order_cols)}) {'>' if forward else '<'} "
                          f"({', '.join('?' * len(order_cols))})")
             args += start
@@ -222,7 +224,7 @@ class SqliteStore:
         if limit is None or len(items) <= limit:
             return Page(items, None)
         items = items[:limit]
-        return Page(items, _cursor([str(items[-1][c]) for c in order_cols]))
+        return Page(items, _cursor([pk, *(str(items[-1][c]) for c in order_cols)]))
 
     # ------------------------------------------------------------ housekeeping
 

@@ -1,0 +1,72 @@
+"""An ack is a promise: what was acknowledged survives SIGKILL, and deadlines survive restarts."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from client import deal, play_turn
+from e2e_server import LocalServer
+from test_e2e_runtime import FAST_ROOMS
+
+
+def test_every_acknowledged_action_survives_sigkill(local_server: LocalServer) -> None:
+    with local_server.player("ana") as ana, local_server.player("bob") as bob:
+        proposed = []
+        for _ in range(4):
+            answer = ana.request("propose", room="bridge", colour="blue", rated=False)
+            assert answer["type"] == "proposal"
+            proposed.append(answer["proposal"]["id"])
+        assert ana.request("withdraw", proposal=proposed[0])["type"] == "ack"
+        seats = deal(ana, bob, "domains")
+        for _ in range(6):
+            play_turn(seats)
+        mover = next(s for s in seats.values() if s.turn == s.you)
+        action, fields = mover.choose()
+        frame = {"game": mover.game, **fields}
+        last = mover.player.request(action, id="the-last-move", **frame)
+        assert last["type"] == "ack"
+        mover.catch_up()
+        acked_v, digits = mover.v, list(mover.digits)
+
+        local_server.kill()  # SIGKILL right after the acks: no chance to save anything
+
+    local_server.start()
+    with local_server.player("ana") as ana, local_server.player("bob") as bob:
+        listed = {p["id"] for p in bob.request("proposals", room="bridge")["proposals"]}
+        assert listed == set(proposed[1:])
+        for player in (ana, bob):
+            state = player.request("sync", game=mover.game)
+            assert state["type"] == "state" and state["v"] == acked_v
+            assert list(state["view"]["digits"]) == digits
+        # The receipt survived too: the same request again is answered, not applied again.
+        again = (ana if mover.player.name == "ana" else bob).request(
+            action, id="the-last-move", **frame)
+        assert again == last
+        after = ana.request("sync", game=mover.game)
+        assert after["v"] == state["v"]
+
+
+def test_a_pending_deadline_survives_a_restart_and_falls_on_time(tmp_path: Path) -> None:
+    rooms = tmp_path / "rooms.yaml"
+    rooms.write_text(FAST_ROOMS.replace("move_ms: 2000", "move_ms: 8000"))
+    server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})
+    server.start()
+    try:
+        with server.player("ana") as ana, server.player("bob") as bob:
+            proposed = ana.request("propose", room="fast", colour="blue", rated=False)
+            assert bob.request("accept", proposal=proposed["proposal"]["id"])["type"] == "ack"
+            state = ana.expect(lambda f: f["type"] == "state", timeout=60)
+            game, deadline_ms = state["game"], state["view"]["deadline_ms"]
+            server.kill()
+        server.start()
+        assert time.time() * 1000 < deadline_ms, "the restart took longer than the move"
+        with server.player("ana") as ana, server.player("bob") as bob:
+            for player in (ana, bob):
+                frame = player.expect(lambda f: f["type"] == "timeout", timeout=20)
+                late_ms = time.time() * 1000 - deadline_ms
+                assert frame["game"] == game
+                print(f"{player.name}: timeout {late_ms:.0f} ms after the deadline")
+                assert 0 <= late_ms <= 2000, f"{player.name} told {late_ms:.0f} ms after"
+    finally:
+        server.kill()

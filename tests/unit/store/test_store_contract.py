@@ -1,0 +1,251 @@
+"""One contract, every adapter of the storage port: SQLite (a file) and DynamoDB (moto).
+
+The DynamoDB adapter runs against moto's server in-process, which takes one
+DynamoDB request at a time as DynamoDB applies each atomically, so the races
+below run with the store's own concurrency on both adapters.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from numbridge.local.embedded_moto import EmbeddedMoto
+from numbridge.store import keys
+from numbridge.store.dynamodb import DynamoStore
+from numbridge.store.games import Games
+from numbridge.store.port import (
+    MAX_ITEM_BYTES,
+    MAX_TRANSACTION_ITEMS,
+    Absent,
+    BadCursor,
+    ConflictError,
+    Delete,
+    Equals,
+    KeyRange,
+    LimitError,
+    Present,
+    Put,
+    Store,
+)
+from numbridge.store.schema import create_tables
+from numbridge.store.sqlite import SqliteStore
+
+
+@pytest.fixture(scope="module")
+def moto_url() -> Iterator[str]:
+    server = EmbeddedMoto(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    yield f"http://{host}:{port}"
+    server.stop()
+
+
+_tables = iter(range(1_000_000))
+
+
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        sqlite = SqliteStore(tmp_path / "contract.db", synchronous="NORMAL")
+        yield sqlite
+        sqlite.close()
+        return
+    url = request.getfixturevalue("moto_url")
+    client = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
+                          aws_access_key_id="test", aws_secret_access_key="test")
+    name = f"contract-{next(_tables)}"
+    create_tables(client, {"GameTable": name})
+    yield DynamoStore(client, name)
+
+
+def item(pk: str, sk: str, **values: Any) -> dict[str, Any]:
+    return {"pk": pk, "sk": sk, **values}
+
+
+# ---------------------------------------------------------------- single items
+
+
+def test_an_item_reads_back_as_written_and_none_means_absent(store: Store) -> None:
+    store.put(item("A", "1", text="héllo ✓", n=12_345_678_901_234, yes=True, no=False,
+                   gone=None))
+    assert store.get("A", "1") == item("A", "1", text="héllo ✓", n=12_345_678_901_234,
+                                       yes=True, no=False)
+    assert store.get("A", "2") is None
+    store.put(item("A", "1", n=2))  # a put replaces the whole item
+    assert store.get("A", "1") == item("A", "1", n=2)
+
+
+def test_conditions_hold_or_the_same_conflict_error_and_nothing_changes(store: Store) -> None:
+    store.put(item("G", "S", v=1, turn="blue"), Absent())
+    with pytest.raises(ConflictError):
+        store.put(item("G", "S", v=9), Absent())
+    with pytest.raises(ConflictError):
+        store.put(item("G", "S", v=2, turn="red"), Equals({"v": 2, "turn": "blue"}))
+    with pytest.raises(ConflictError):
+        store.put(item("H", "S", v=1), Equals({"v": 1}))  # no such item
+    with pytest.raises(ConflictError):
+        store.put(item("H", "S", v=1), Present())
+    assert store.get("G", "S") == item("G", "S", v=1, turn="blue")
+    assert store.get("H", "S") is None
+    store.put(item("G", "S", v=2, turn="red"), Equals({"v": 1, "turn": "blue"}))
+    store.put(item("G", "S", v=3), Present())
+    assert store.get("G", "S") == item("G", "S", v=3)
+
+
+def test_delete_returns_what_it_removed_and_keeps_its_condition(store: Store) -> None:
+    assert store.delete("P", "1") is None
+    with pytest.raises(ConflictError):
+        store.delete("P", "1", Present())
+    store.put(item("P", "1", by="ana"))
+    with pytest.raises(ConflictError):
+        store.delete("P", "1", Equals({"by": "bob"}))
+    assert store.delete("P", "1", Present()) == item("P", "1", by="ana")
+    assert store.get("P", "1") is None
+
+
+# ---------------------------------------------------------------- transactions
+
+
+def test_a_transaction_is_all_or_nothing(store: Store) -> None:
+    store.put(item("G", "STATE", v=1))
+    losing = [
+        Put(item("G", "EV#1", n=1), Absent()),
+        Delete("X", "1"),
+        Put(item("G", "STATE", v=2), Equals({"v": 7})),
+    ]
+    with pytest.raises(ConflictError):
+        store.transact(losing)
+    assert store.get("G", "EV#1") is None and store.get("G", "STATE") == item("G", "STATE", v=1)
+    store.put(item("X", "1"))
+    store.transact([Put(item("G", "EV#1", n=1), Absent()), Delete("X", "1", Present()),
+                    Put(item("G", "STATE", v=2), Equals({"v": 1}))])
+    assert store.get("G", "EV#1") == item("G", "EV#1", n=1)
+    assert store.get("X", "1") is None and store.get("G", "STATE") == item("G", "STATE", v=2)
+
+
+def test_limits_are_dynamodbs_on_every_adapter(store: Store) -> None:
+    too_many = [Put(item("L", f"{i:03d}")) for i in range(MAX_TRANSACTION_ITEMS + 1)]
+    with pytest.raises(LimitError):
+        store.transact(too_many)
+    assert store.query("L").items == []
+    store.transact(too_many[:MAX_TRANSACTION_ITEMS])
+    assert len(store.query("L").items) == MAX_TRANSACTION_ITEMS
+    with pytest.raises(LimitError):
+        store.put(item("B", "1", blob="x" * MAX_ITEM_BYTES))
+    with pytest.raises(LimitError):
+        store.transact([Put(item("D", "1")), Delete("D", "1")])  # one item twice
+    assert store.get("B", "1") is None and store.get("D", "1") is None
+
+
+# ---------------------------------------------------------------- queries
+
+
+def test_queries_take_a_prefix_or_a_range_in_sort_key_order(store: Store) -> None:
+    for sk in ["EV#000000003", "EV#000000001", "STATE", "EV#000000002", "RECORD", "EW", "EV"]:
+        store.put(item("G", sk))
+    store.put(item("H", "EV#000000001"))
+    sks = [i["sk"] for i in store.query("G", KeyRange(prefix="EV#")).items]
+    assert sks == ["EV#000000001", "EV#000000002", "EV#000000003"]
+    sks = [i["sk"] for i in store.query("G", KeyRange(low="EV#000000002",
+                                                       high="EV#999999999")).items]
+    assert sks == ["EV#000000002", "EV#000000003"]
+    sks = [i["sk"] for i in store.query("G", KeyRange(high="EV#000000001")).items]
+    assert sks == ["EV", "EV#000000001"]
+    backwards = [i["sk"] for i in store.query("G", forward=False).items]
+    assert backwards == sorted(backwards, reverse=True) and len(backwards) == 7
+
+
+def test_pages_follow_each_other_in_order_and_cursors_are_checked(store: Store) -> None:
+    for n in range(23):
+        store.put(item("P", f"K#{n:03d}", n=n))
+        store.put(item(f"Q{n}", "X", gsi1pk="ROOM#a", gsi1sk=f"{n // 2:03d}", n=n))
+    for index, pk in ((False, "P"), (True, "ROOM#a")):
+        seen: list[int] = []
+        after = None
+        pages = 0
+        while True:
+            page = store.query(pk, index=index, limit=5, after=after)
+            seen += [int(i["n"]) for i in page.items]
+            pages += 1
+            if page.next is None:
+                break
+            after = page.next
+        assert sorted(seen) == list(range(23)) and len(seen) == 23, (index, seen)
+        orders = [n // 2 for n in seen] if index else seen
+        assert orders == sorted(orders)
+        assert pages in (5, 6)  # DynamoDB may end on an empty page
+    first = store.query("P", limit=5)
+    assert first.next is not None
+    with pytest.raises(BadCursor):
+        store.query("P", limit=5, after="not a cursor!")
+    with pytest.raises(BadCursor):
+        store.query("Q1", limit=5, after=first.next)  # a cursor of another partition
+
+
+def test_the_deadline_index_is_sharded_and_read_across_every_shard(store: Store) -> None:
+    games = Games(store)
+    ids = [f"g-{n}" for n in range(64)]
+    for n, game_id in enumerate(ids):
+        store.put(games.state_put(game_id, {}, v=n, turn="blue", step=1, status="playing",
+                                  players={}, deadline_ms=1_000 + n, expected=None).item)
+    store.put(games.state_put("g-over", {}, v=1, turn=None, step=0, status="finished",
+                              players={}, deadline_ms=5, expected=None).item)
+    assert len({keys.deadline_shard(g) for g in ids}) > keys.DEADLINE_SHARDS // 2
+    assert games.deadlines() == [(g, n, 1_000 + n) for n, g in enumerate(ids)]
+    assert games.due(1_009) == ids[:10]
+
+
+# ---------------------------------------------------------------- races
+
+
+def test_of_n_writers_on_one_version_exactly_one_wins(store: Store) -> None:
+    store.put(item("G", "STATE", v=1))
+    writers = 12
+    start = threading.Barrier(writers)
+    won: list[int] = []
+    lost: list[int] = []
+
+    def write(n: int) -> None:
+        start.wait()
+        try:
+            store.transact([Put(item("G", "STATE", v=2, by=n), Equals({"v": 1})),
+                            Put(item("G", "EV#2", by=n), Absent())])
+            won.append(n)
+        except ConflictError:
+            lost.append(n)
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(won) == 1 and len(lost) == writers - 1
+    (winner,) = won
+    assert store.get("G", "STATE") == item("G", "STATE", v=2, by=winner)
+    assert store.get("G", "EV#2") == item("G", "EV#2", by=winner)
+
+
+def test_racing_creators_of_one_item_one_wins(store: Store) -> None:
+    writers = 8
+    start = threading.Barrier(writers)
+    results: list[bool] = []
+
+    def create(n: int) -> None:
+        start.wait()
+        try:
+            store.put(item("REQ#ana", "ID#1", n=n), Absent())
+            results.append(True)
+        except ConflictError:
+            results.append(False)
+
+    threads = [threading.Thread(target=create, args=(n,)) for n in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count(True) == 1
