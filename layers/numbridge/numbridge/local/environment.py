@@ -11,6 +11,8 @@ POWERTOOLS = {
     "POWERTOOLS_SERVICE_NAME": "numbridge",
     "POWERTOOLS_TRACE_DISABLED": "true",
     "POWERTOOLS_METRICS_NAMESPACE": "Numbridge",
+    # CloudWatch's metric lines (EMF) would only fill the console here.
+    "POWERTOOLS_METRICS_DISABLED": "true",
 }
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import partial
 
 import boto3
+from botocore import UNSIGNED
+from botocore.config import Config
 
 from numbridge.local import environment, upgrade
 from numbridge.local.aws_events import REGION
@@ -174,8 +176,13 @@ def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
     from numbridge.club.rooms import load_rooms
     from numbridge.service import context
 
-    management = boto3.client("apigatewaymanagementapi", endpoint_url=http_url,
-                              region_name=REGION, **DUMMY_CREDENTIALS)
+    # Our @connections endpoint ignores signatures, so the client signs nothing: it is
+    # the busiest client of the server (a post per frame per connection).
+    management = boto3.client(
+        "apigatewaymanagementapi", endpoint_url=http_url, region_name=REGION,
+        config=Config(signature_version=UNSIGNED, parameter_validation=False,
+                      max_pool_connections=64, retries={"max_attempts": 1}),
+        **DUMMY_CREDENTIALS)
     svc = context.Services(store=opened.store, management=management, timers=timers,
                            token_secret=lambda: secret, rooms=load_rooms())
     context.install(svc)
