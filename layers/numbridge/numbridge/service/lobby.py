@@ -16,7 +16,7 @@ from numbridge.rules.geometry import Layout
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
-from numbridge.service.observability import count, logger, metrics
+from numbridge.service.observability import MetricUnit, count, logger, measure
 from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.views import state_frame
 from numbridge.store.club import Proposals
@@ -117,8 +117,7 @@ def _deal(svc: Services, options: rules.GameOptions) -> rules.Board:
     except DealError as exc:
         logger.exception("deal failed")
         raise ProtocolError("internal", f"could not deal a board: {exc}") from exc
-    metrics.add_metric(name="DealLatency", unit="Milliseconds",
-                       value=(time.perf_counter() - started) * 1000)
+    measure("DealLatency", (time.perf_counter() - started) * 1000, MetricUnit.Milliseconds)
     layout = Layout.from_string(dealt.blocks)
     return rules.Board(layout=layout, givens=dealt.givens, solution=dealt.solution)
 
