@@ -23,15 +23,15 @@ from aws_lambda_powertools.utilities.parser import parse
 from aws_lambda_powertools.utilities.parser.models import (
     APIGatewayWebSocketConnectEventModel,
     APIGatewayWebSocketDisconnectEventModel,
-    APIGatewayWebSocketMessageEventModel,
 )
 from pydantic import Field
 
 from numbridge.auth import InvalidToken, verify_token
-from numbridge.protocol import ProtocolError, error_frame, parse_action, peek
+from numbridge.protocol import FrameRefused, ProtocolError, error_frame, read_request
 from numbridge.protocol import actions as act
 from numbridge.service import lobby, play
 from numbridge.service.context import Services
+from numbridge.service.inbound import message_parts
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
 
@@ -107,26 +107,28 @@ class MessageHandler:
         )(self._apply)
 
     def __call__(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
-        parsed = parse(event=event, model=APIGatewayWebSocketMessageEventModel)
-        connection_id = parsed.request_context.connection_id
-        raw = parsed.body if isinstance(parsed.body, str) else None
+        try:
+            connection_id, raw = message_parts(event)
+        except ValueError as exc:  # no connection to answer: nobody to tell
+            logger.error("not a message event", extra={"reason": str(exc)})
+            return {"statusCode": 400}
         outcome = self.handle(connection_id, raw, context)
         self.svc.notifier.post(connection_id, outcome.replies)
         for player, frames in outcome.pushes:
             self.svc.notifier.to_player(player, frames)
         return {"statusCode": 200}
 
-    def handle(self, connection_id: str, raw: str | None, context: Any = None) -> Outcome:
-        _, request_id = peek(raw)
+    def handle(self, connection_id: str, raw: object, context: Any = None) -> Outcome:
+        read = _read(raw)  # the only time the frame is parsed
+        request_id = read.request_id if isinstance(read, FrameRefused) else read.id
         player = self.svc.connections.player_of(connection_id)
         if player is None:
             return _refused(request_id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
         logger.append_keys(player=player)
-        try:
-            request = parse_action(raw)
-        except ProtocolError as err:
-            return _refused(request_id, err)
+        if isinstance(read, FrameRefused):
+            return _refused(request_id, read)
+        request = read
         if isinstance(request, act.GameRequest):
             logger.append_keys(game=request.game)
         if type(request) not in MUTATING:
@@ -134,16 +136,17 @@ class MessageHandler:
         if context is not None:
             self.config.register_lambda_context(context)
         try:
-            return Outcome.from_dict(
-                self._once(request={"player": player, "id": request.id, "raw": raw}))
+            return Outcome.from_dict(self._once(
+                request={"player": player, "id": request.id}, parsed=request))
         except _Transient as transient:
             return transient.outcome
         except IdempotencyAlreadyInProgressError:
             return _refused(request.id, ProtocolError(
                 "conflict", f"request {request.id!r} is already being applied"))
 
-    def _apply(self, request: dict[str, Any]) -> dict[str, Any]:
-        outcome = self._run(request["player"], parse_action(request["raw"]))
+    def _apply(self, request: dict[str, Any], parsed: act.Request) -> dict[str, Any]:
+        # ``request`` holds the idempotency key; ``parsed`` is the frame, already read.
+        outcome = self._run(request["player"], parsed)
         codes = {r.get("code") for r in outcome.replies if r.get("type") == "error"}
         if codes & TRANSIENT_CODES:
             raise _Transient(outcome)  # Powertools forgets the key: a retry runs again
@@ -157,6 +160,13 @@ class MessageHandler:
         except Exception:
             logger.exception("request failed")
             return _refused(request.id, ProtocolError("internal", "the server failed; retry"))
+
+
+def _read(raw: object) -> act.Request | FrameRefused:
+    try:
+        return read_request(raw)
+    except FrameRefused as refused:
+        return refused
 
 
 def _refused(request_id: str | None, err: ProtocolError) -> Outcome:
