@@ -119,16 +119,14 @@ class MessageHandler:
         return {"statusCode": 200}
 
     def handle(self, connection_id: str, raw: object, context: Any = None) -> Outcome:
-        read = _read(raw)  # the only time the frame is parsed
-        request_id = read.request_id if isinstance(read, FrameRefused) else read.id
+        request = _read(raw)  # the only time the frame is parsed
+        if isinstance(request, FrameRefused):  # junk costs no store read
+            return _refused(request.request_id, request)
         player = self.svc.connections.player_of(connection_id)
         if player is None:
-            return _refused(request_id, ProtocolError(
+            return _refused(request.id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
         logger.append_keys(player=player)
-        if isinstance(read, FrameRefused):
-            return _refused(request_id, read)
-        request = read
         if isinstance(request, act.GameRequest):
             logger.append_keys(game=request.game)
         if type(request) not in MUTATING:
