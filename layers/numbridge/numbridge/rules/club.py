@@ -6,6 +6,10 @@ may be offered and agreed while the game is adjourned, adjournment only while
 it is being played. Adjourning charges the mover's time so far to their game
 clock and stops both clocks; resuming (both players ask) gives the player to
 move a fresh move limit, game clocks as they were.
+
+[decided] A game without a game clock in which four turns in a row are lost to
+the clock is adjourned automatically (:func:`adjourn` with ``auto``, called by
+:mod:`.catchup`); it resumes like any adjourned game.
 """
 
 from __future__ import annotations
