@@ -741,6 +741,11 @@
       case 'passed':
         log(`${seatName(ev.seat)} passed: nothing to play`);
         break;
+      case 'timeouts':
+        // A long absence, folded by the server: the turns it stands for still count.
+        view.moves = (view.moves || 0) + (ev.count || 0) + (ev.passes || 0);
+        log(`${plural(ev.count, 'more move')} lost to the clock`);
+        break;
       case 'hand': {
         const before = selectedDigit(game);
         view.hand = Array.isArray(ev.hand) ? ev.hand : [];
@@ -800,7 +805,9 @@
             view.players[seat].clock_ms = ev.clock_ms[seat];
           }
         }
-        log(`${seatName(ev.seat)} accepted: the game is adjourned, clocks stopped`);
+        log(ev.auto
+          ? 'Four moves in a row lost to the clock: the game is adjourned'
+          : `${seatName(ev.seat)} accepted: the game is adjourned, clocks stopped`);
         break;
       case 'resume_requested':
         view.resume_requested = [...new Set([...(view.resume_requested || []), ev.seat])];

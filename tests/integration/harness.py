@@ -21,6 +21,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 from numbridge.auth import issue_token
 from numbridge.club.rooms import load_rooms
+from numbridge.local.routing import select_route
 from numbridge.protocol import validate_frame
 from numbridge.service import context as ctx
 from numbridge.service.context import Services
@@ -229,11 +230,8 @@ class World:
         return conn
 
     def select_route(self, body: str) -> str:
-        try:
-            action = json.loads(body).get("action")
-        except (ValueError, AttributeError):
-            action = None
-        return action if isinstance(action, str) and action in self.routes else "$default"
+        """As API Gateway (and the local gateway) select it."""
+        return select_route(body, self.routes) or "$default"
 
     def message(self, cid: str, body: str, route: str | None = None) -> None:
         event = load_event("message-rooms")

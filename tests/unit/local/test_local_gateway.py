@@ -163,6 +163,23 @@ def test_a_frame_of_128_kb_is_delivered(gateway: ThreadedGateway, recorder: Reco
     assert event["body"] == body
 
 
+def test_frames_whose_route_cannot_be_selected_reach_default_and_the_connection_stays_open(
+    gateway: ThreadedGateway, recorder: Recorder,
+) -> None:
+    # json.loads recurses: 5,000 levels used to raise RecursionError in route selection.
+    bodies = ["[" * 5000 + "]" * 5000, '{"action": "place", "x": ' + "[" * 5000 + "]" * 5000 + "}",
+              "{not json", '{"action": "place", "action": "place"', "nul\x00"]
+    with open_socket(gateway) as ws:
+        for body in bodies:
+            ws.send(body)
+        handled = recorder.wait_for("lobby", len(bodies))
+        ws.send(json.dumps({"action": "place", "id": "after"}))
+        (moved,) = recorder.wait_for("move")
+        assert recorder.events("disconnect") == []
+    assert [event["body"] for event in handled] == bodies
+    assert json.loads(moved["body"])["id"] == "after"  # on the same connection, still open
+
+
 def test_binary_frames_are_refused_with_1003(gateway: ThreadedGateway) -> None:
     with open_socket(gateway) as ws:
         ws.send(b"\x00\x01")

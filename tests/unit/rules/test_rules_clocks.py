@@ -15,7 +15,7 @@ from numbridge.rules import (
     Resume,
     advance,
     apply,
-    engine,
+    catchup,
     next_deadline,
     player_view,
 )
@@ -102,8 +102,8 @@ def test_catching_up_without_a_game_clock() -> None:
 
 
 def test_catching_up_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "MAX_CATCH_UP", 5)
-    s = deal("bridge", room="study", move_ms=1_000, game_ms=None)
+    monkeypatch.setattr(catchup, "MAX_STEPS", 5)
+    s = deal("bridge", move_ms=1_000, game_ms=10**8)
     t = advance(s, 10**9, rng())
     assert [e.kind for e in t.events].count("timeout") == 5
     assert t.state.turn_started_ms == 10**9 and next_deadline(t.state) == 10**9 + 1_000

@@ -33,6 +33,15 @@ from numbridge.local.routing import CONNECT, DISCONNECT, select_route
 
 log = logging.getLogger("numbridge.local")
 
+# API Gateway's limits, mirrored: a message over 128 KB closes the connection
+# with 1009 (aiohttp does that for ``max_msg_size``), a binary frame closes it
+# with 1003 ("API Gateway WebSocket APIs don't currently support binary frames
+# ... disconnects the client with code 1003"; the quotas page: "If a larger
+# message (or larger frame size) is received, the connection is closed with
+# code 1009"). Not mirrored: API Gateway's 32 KB limit on a single frame
+# (aiohttp only sees whole messages), so locally a frame of 32-128 KB is
+# delivered where API Gateway would close. Every frame that is delivered gets
+# an answer from the handlers, never a close.
 MAX_MESSAGE_BYTES = 128 * 1024
 UNSUPPORTED_DATA = 1003
 NO_STATUS = 1005

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Container
 
+from numbridge.protocol.wire import too_deep
+
 CONNECT = "$connect"
 DISCONNECT = "$disconnect"
 DEFAULT = "$default"
@@ -26,9 +28,14 @@ def select_route(body: str, routes: Container[str]) -> str | None:
 
 
 def _action(body: str) -> str | None:
+    # json.loads recurses: a deeply nested frame would raise RecursionError here
+    # and take the connection down. Such a frame selects no route ($default),
+    # whose handler refuses it as malformed.
+    if too_deep(body):
+        return None
     try:
         message = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(message, dict):
         return None

@@ -1,12 +1,12 @@
 """Client → server frames: one pydantic model per action.
 
-``parse_action`` turns raw frame text into a typed request or raises a
-:class:`ProtocolError` (``malformed`` or ``unknown_action``).
+``read_request`` turns a raw frame into a typed request, reading it once, or
+raises a :class:`~numbridge.protocol.wire.FrameRefused` (``malformed`` or
+``unknown_action``) that keeps the request id when it could be read.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
@@ -20,7 +20,7 @@ from pydantic import (
     ValidationError,
 )
 
-from numbridge.protocol.errors import ProtocolError
+from numbridge.protocol.wire import FrameRefused, load_object
 from numbridge.rules.seats import BlockKind, Variant
 
 RequestId = Annotated[StrictStr, Field(min_length=1, max_length=64)]
@@ -32,7 +32,8 @@ VariantName = Variant
 class Request(BaseModel):
     """Fields every client frame carries."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    # Unknown fields are refused: a misspelt optional field must not pass unseen.
+    model_config = ConfigDict(extra="forbid", frozen=True)
     id: RequestId
 
 
@@ -167,32 +168,45 @@ ACTION_NAMES: frozenset[str] = frozenset(
 )
 
 
-def peek(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
-    """The frame as an object and its request id, if it is one (for error answers)."""
+def read_request(body: object) -> ClientAction:
+    """The request in one frame, read once (see :mod:`.wire` for the limits).
+
+    Raises :class:`FrameRefused` (``malformed`` or ``unknown_action``) carrying
+    the frame's id whenever it could be read.
+    """
+    frame, rid = load_object(body)
+    action = frame.get("action")
+    if not isinstance(action, str):
+        raise FrameRefused("malformed", "the frame has no string 'action'", rid)
+    if action not in ACTION_NAMES:
+        raise FrameRefused("unknown_action", f"unknown action {action[:64]!r}", rid)
     try:
-        frame = json.loads(raw or "")
-    except ValueError:
-        return None, None
-    if not isinstance(frame, dict):
-        return None, None
-    rid = frame.get("id")
-    return frame, rid if isinstance(rid, str) and 0 < len(rid) <= 64 else None
+        # Lax mode only so that a JSON array fills a tuple field: every scalar
+        # field is a Strict type, so nothing else is coerced.
+        return _ADAPTER.validate_python(frame)
+    except ValidationError as exc:
+        raise FrameRefused("malformed", f"{action}: {_problems(exc)}", rid) from None
+
+
+def _problems(exc: ValidationError) -> str:
+    said = []
+    for err in exc.errors(include_url=False, include_input=False)[:5]:
+        where = ".".join(str(p) for p in err["loc"][1:]) or "frame"
+        if err["type"] == "extra_forbidden":
+            said.append(f"unknown field {where[:64]!r}")
+        else:
+            said.append(f"{where[:64]}: {err['msg']}")
+    return "; ".join(said)
 
 
 def parse_action(raw: str | None) -> ClientAction:
-    frame, _ = peek(raw)
-    if frame is None:
-        raise ProtocolError("malformed", "a frame must be one JSON object")
-    action = frame.get("action")
-    if not isinstance(action, str):
-        raise ProtocolError("malformed", "the frame has no string 'action'")
-    if action not in ACTION_NAMES:
-        raise ProtocolError("unknown_action", f"unknown action {action[:64]!r}")
+    """As :func:`read_request`."""
+    return read_request(raw)
+
+
+def peek(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The frame as an object and its request id, if it is one (for error answers)."""
     try:
-        return _ADAPTER.validate_json(raw or "", strict=True)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'][1:]) or 'frame'}: {err['msg']}"
-            for err in exc.errors()
-        )
-        raise ProtocolError("malformed", f"{action}: {problems}") from exc
+        return load_object(raw)
+    except FrameRefused as refused:
+        return None, refused.request_id

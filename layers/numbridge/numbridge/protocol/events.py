@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from numbridge.rules.seats import Seat
 
@@ -90,6 +90,23 @@ class Timeout(BySeat):
     type: Literal["timeout"]
 
 
+class SeatCounts(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    blue: int
+    red: int
+
+
+class Timeouts(Event):
+    """A long catch-up folded: ``count`` moves lost to the clock (``seats``: per seat)
+    beyond those sent one by one; ``hand`` frames and the closing ``turn`` follow.
+    Each of the ``count + passes`` folded turns counts as one played."""
+
+    type: Literal["timeouts"]
+    count: int
+    seats: SeatCounts
+    passes: int = Field(description="automatic passes folded in among those moves")
+
+
 class Passed(BySeat):
     """Automatic pass: empty hand, empty bag, no free clue."""
 
@@ -140,8 +157,12 @@ class AdjournLapsed(BySeat):
 
 
 class Adjourned(BySeat):
+    """``seat`` accepted; with ``auto: true`` the rules adjourned the game (no game clock,
+    four turns in a row lost to the clock, ``seat`` lost the fourth)."""
+
     type: Literal["adjourned"]
     clock_ms: SeatPair
+    auto: Literal[True] | None = None
 
 
 class ResumeRequested(BySeat):
@@ -158,9 +179,9 @@ class Finished(Event):
 
 
 EVENTS: tuple[type[Event], ...] = (
-    Placed, Mistake, Taken, Exchanged, Swapped, Timeout, Passed, Hand, Turn, DrawOffered,
-    DrawDeclined, DrawLapsed, AdjournOffered, AdjournLapsed, Adjourned, ResumeRequested,
-    Resumed, Finished,
+    Placed, Mistake, Taken, Exchanged, Swapped, Timeout, Timeouts, Passed, Hand, Turn,
+    DrawOffered, DrawDeclined, DrawLapsed, AdjournOffered, AdjournLapsed, Adjourned,
+    ResumeRequested, Resumed, Finished,
 )
 EVENT_TYPES: dict[str, type[Event]] = {
     str(get_args(m.model_fields["type"].annotation)[0]): m for m in EVENTS

@@ -33,6 +33,10 @@ timeout            {seat} — the move limit passed: the move (in Domains, the r
                    pair) is lost; the hand refills as after a mistake
 passed             {seat} — automatic pass: empty hand, empty bag, no free clue
                    (Domains: the rest of the pair)
+timeouts           {count, seats: {blue, red}, passes} — a long catch-up folded:
+                   ``count`` more moves lost to the clock (per seat in ``seats``), and
+                   ``passes`` automatic passes among them, than were sent one by one;
+                   ``hand`` and the closing ``turn``/``finished`` follow
 hand               {hand: [digits]} — to=that seat only; after every change of its hand
 turn               {turn, deadline_ms, now_ms, bag, hand_sizes: {blue, red},
                    clock_ms: {blue, red}, mistakes: {blue, red}, and in Domains
@@ -44,7 +48,10 @@ draw_declined      {seat} — seat declined the opponent's offer
 draw_lapsed        {seat} — seat's offer lapsed: its receiver made a move
 adjourn_offered    {seat}
 adjourn_lapsed     {seat} — as draw_lapsed
-adjourned          {seat, clock_ms: {blue, red}} — seat accepted; clocks stopped
+adjourned          {seat, clock_ms: {blue, red}, auto?} — seat accepted; clocks stopped.
+                   ``auto: true``: adjourned by the rules (RULES §7 [decided]: no game
+                   clock and four turns in a row lost to the clock; seat lost the
+                   fourth); it resumes like any adjourned game
 resume_requested   {seat} — seat asks to resume an adjourned game
 resumed            {seat} — the second request: play goes on (a ``turn`` follows)
 finished           {result} — result: {winner: seat|null, by: goal|resign|agreement|time,
@@ -56,6 +63,11 @@ Order within one turn: the action's event (placed / mistake / taken /
 exchanged / swapped / timeout), any ``*_lapsed``, ``hand`` (to the mover, if it
 changed), then ``finished``, or any ``passed`` and one ``turn``. A loss on
 time is a bare ``finished`` with ``by: "time"``.
+
+Missed deadlines (see :mod:`.catchup`): one catch-up makes a bounded number
+of events whatever the outage — a game without a game clock is adjourned
+after four turns in a row lost to the clock (RULES §7 [decided]); a clocked
+game ends on time, the timeouts past the first few folded into ``timeouts``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ may be offered and agreed while the game is adjourned, adjournment only while
 it is being played. Adjourning charges the mover's time so far to their game
 clock and stops both clocks; resuming (both players ask) gives the player to
 move a fresh move limit, game clocks as they were.
+
+[decided] A game without a game clock in which four turns in a row are lost to
+the clock is adjourned automatically (:func:`adjourn` with ``auto``, called by
+:mod:`.catchup`); it resumes like any adjourned game.
 """
 
 from __future__ import annotations
@@ -93,11 +97,20 @@ def accept_adjourn(d: Draft, seat: Seat, action: AcceptAdjourn, now_ms: int) -> 
         raise IllegalAction(f"{what}: the game is already adjourned")
     _check_offer(d, seat, "adjourn", what)
     _settle(d, now_ms)
+    adjourn(d, seat, now_ms)
+
+
+def adjourn(d: Draft, seat: Seat, at_ms: int, *, auto: bool = False) -> None:
+    """Stop both clocks. ``seat`` accepted the offer, or (``auto``) lost the fourth
+    turn in a row to the clock in a game without a game clock (see :mod:`.catchup`)."""
     d.status = "adjourned"
     d.offers["adjourn"] = None
     d.resume = {"blue": False, "red": False}
-    d.note(RecordEntry(seat=seat, action="adjourn", at_ms=now_ms))
-    d.emit("adjourned", {"seat": seat, "clock_ms": {s: d.clocks[s] for s in SEATS}})
+    d.note(RecordEntry(seat=seat, action="auto_adjourn" if auto else "adjourn", at_ms=at_ms))
+    data: dict[str, object] = {"seat": seat, "clock_ms": {s: d.clocks[s] for s in SEATS}}
+    if auto:
+        data["auto"] = True
+    d.emit("adjourned", data)
 
 
 def resume(d: Draft, seat: Seat, action: Resume, now_ms: int) -> None:

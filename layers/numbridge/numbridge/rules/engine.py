@@ -29,6 +29,7 @@ from .actions import (
     check_structure,
     describe,
 )
+from .catchup import catch_up
 from .draft import Draft
 from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
 from .events import Transition
@@ -36,12 +37,7 @@ from .geometry import Layout
 from .options import Board, GameOptions
 from .seats import SEATS, Seat, is_seat
 from .state import GameState, Side
-from .views import next_deadline, turn_summary
-
-# After this many missed deadlines in one call (a long outage of a game
-# without a game clock), the engine stops catching up and gives the player
-# to move a fresh move limit from `now`.
-MAX_CATCH_UP = 1000
+from .views import next_deadline
 
 
 def new_game(
@@ -85,24 +81,13 @@ def new_game(
     )
 
 
-def _catch_up(d: Draft, now_ms: int, rng: random.Random) -> None:
-    steps = 0
-    while d.status == "playing" and d.deadline().at_ms <= now_ms:
-        if steps >= MAX_CATCH_UP:
-            d.turn_started = now_ms
-            d.emit("turn", turn_summary(d.freeze(), now_ms))
-            return
-        moves.time_out(d, rng)
-        steps += 1
-
-
 def advance(state: GameState, now_ms: int, rng: random.Random) -> Transition:
     """Apply the timeouts and losses on time due at ``now_ms``, in order."""
     due = next_deadline(state)
     if due is None or due > now_ms:
         return Transition(state, ())
     d = Draft(state)
-    _catch_up(d, now_ms, rng)
+    catch_up(d, now_ms, rng)
     return Transition(d.freeze(), tuple(d.events))
 
 
@@ -142,7 +127,7 @@ def apply(
     if state.status == "finished":
         raise GameOver(f"{describe(action)}: the game is over")
     d = Draft(state)
-    _catch_up(d, now_ms, rng)
+    catch_up(d, now_ms, rng)
     if d.status == "finished":
         raise GameOver(f"{describe(action)}: the game is over (time ran out)")
     turn_handler = _TURN_HANDLERS.get(type(action))

@@ -24,7 +24,8 @@ BY_VALUES: tuple[By, ...] = ("goal", "resign", "agreement", "time")
 
 # The record's kinds of entry; the first six end a turn.
 TURN_ACTIONS = frozenset({"place", "take", "exchange", "swap", "timeout", "pass"})
-RECORD_ACTIONS = TURN_ACTIONS | {"resign", "draw", "time", "adjourn", "resume"}
+# "auto_adjourn": RULES.md §7 [decided], four turns in a row lost to the clock.
+RECORD_ACTIONS = TURN_ACTIONS | {"resign", "draw", "time", "adjourn", "auto_adjourn", "resume"}
 
 
 def _is_by(value: object) -> TypeGuard[By]:

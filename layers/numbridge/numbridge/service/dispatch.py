@@ -16,17 +16,17 @@ from aws_lambda_powertools.utilities.parser import parse
 from aws_lambda_powertools.utilities.parser.models import (
     APIGatewayWebSocketConnectEventModel,
     APIGatewayWebSocketDisconnectEventModel,
-    APIGatewayWebSocketMessageEventModel,
 )
 from pydantic import Field
 
 from numbridge.auth import InvalidToken, verify_token
-from numbridge.protocol import ProtocolError, parse_action, peek
+from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import actions as act
 from numbridge.service import lobby, play
 from numbridge.service.commit import Once, digest, refused, settle
 from numbridge.service.context import Services
-from numbridge.service.observability import logger
+from numbridge.service.inbound import message_parts
+from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
 
 UseCase = Callable[[Services, str, Any], Outcome]
@@ -85,26 +85,27 @@ class MessageHandler:
         self.svc = svc
 
     def __call__(self, event: dict[str, Any], context: Any = None) -> dict[str, Any]:
-        parsed = parse(event=event, model=APIGatewayWebSocketMessageEventModel)
-        connection_id = parsed.request_context.connection_id
-        raw = parsed.body if isinstance(parsed.body, str) else None
+        try:
+            connection_id, raw = message_parts(event)
+        except ValueError as exc:  # no connection to answer: nobody to tell
+            logger.error("not a message event", extra={"reason": str(exc)})
+            return {"statusCode": 400}
         outcome = self.handle(connection_id, raw)
         self.svc.notifier.post(connection_id, outcome.replies)
         for player, frames in outcome.pushes:
             self.svc.notifier.to_player(player, frames)
         return {"statusCode": 200}
 
-    def handle(self, connection_id: str, raw: str | None) -> Outcome:
-        _, request_id = peek(raw)
+    def handle(self, connection_id: str, raw: object) -> Outcome:
+        try:
+            request = read_request(raw)  # the only time the frame is parsed
+        except FrameRefused as junk:  # junk costs no store read
+            return refused(junk.request_id, junk)
         player = self.svc.connections.player_of(connection_id)
         if player is None:
-            return refused(request_id, ProtocolError(
+            return refused(request.id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
         logger.append_keys(player=player)
-        try:
-            request = parse_action(raw)
-        except ProtocolError as err:
-            return refused(request_id, err)
         if isinstance(request, act.GameRequest):
             logger.append_keys(game=request.game)
         use_case = USE_CASES[type(request)]
@@ -126,25 +127,58 @@ class MessageHandler:
 
 
 def on_timer_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
-    """SQS batch of per-turn timers: ``{"game", "v", "deadline_ms"}`` each."""
+    """SQS batch of per-turn timers: ``{"game", "v", "deadline_ms"}`` each.
+
+    Each game on its own: a game that fails is reported back for SQS to retry
+    (the dead-letter queue ends a poisoned one; the sweep is the backstop) and
+    the other messages of the batch go on.
+    """
     failures = []
     for record in event.get("Records", []):
-        try:
-            body = json.loads(record["body"])
-            game_id, v = str(body["game"]), int(body["v"])
-            _deliver(svc, settle(svc, partial(play.advance, svc, game_id, v)))
-        except Exception:
-            logger.exception("timer failed", extra={"message": record.get("messageId")})
+        timer = _timer(record)
+        if timer is None:
+            continue
+        game_id, v = timer
+        if not _advance_isolated(svc, game_id, v):
             failures.append({"itemIdentifier": record["messageId"]})
     return {"batchItemFailures": failures}
 
 
 def on_sweep(svc: Services) -> dict[str, Any]:
-    """The once-a-minute backstop: every game whose deadline has passed."""
+    """The once-a-minute backstop: every game whose deadline has passed, each on its own."""
     due = svc.games.due(svc.clock())
-    for game_id in due:
-        _deliver(svc, settle(svc, partial(play.advance, svc, game_id)))
-    return {"advanced": len(due)}
+    failed = sum(1 for game_id in due if not _advance_isolated(svc, game_id))
+    return {"advanced": len(due) - failed, **({"failed": failed} if failed else {})}
+
+
+def _timer(record: Any) -> tuple[str, int] | None:
+    """The game and version a timer message names; None (logged, dropped) if unreadable:
+    no retry can make it readable."""
+    try:
+        body = json.loads(record["body"])
+        game_id, v = body["game"], body["v"]
+        if isinstance(game_id, str) and type(v) is int:
+            return game_id, v
+    except (KeyError, TypeError, ValueError):
+        pass
+    logger.error("unreadable timer message", extra={"message_id": _message_id(record)})
+    count("TimerMessagesUnreadable")
+    return None
+
+
+def _message_id(record: Any) -> object:
+    return record.get("messageId") if isinstance(record, dict) else None
+
+
+def _advance_isolated(svc: Services, game_id: str, timer_v: int | None = None) -> bool:
+    """Advance one game and push its events; a failure is logged and counted, not raised."""
+    try:
+        _deliver(svc, settle(svc, partial(play.advance, svc, game_id, timer_v)))
+    except Exception:
+        logger.exception("advancing a game failed", extra={"game": game_id})
+        count("GameAdvanceFailures")
+        return False
+    return True
 
 
 def _deliver(svc: Services, outcome: Outcome) -> None:
