@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import boto3
 
@@ -22,6 +22,10 @@ from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections
 from numbridge.store.games import Games
 from numbridge.store.table import Table
+
+if TYPE_CHECKING:
+    from numbridge.auth import TokenKeys
+    from numbridge.cognito import CognitoVerifier
 
 
 def wall_clock_ms() -> int:
@@ -35,12 +39,14 @@ class Services:
     sqs: Any
     queue_url: str
     idempotency_table: str
-    token_secret: Callable[[], str]
+    token_secret: Callable[[], TokenKeys]
     rooms: Rooms
     clock: Callable[[], int] = wall_clock_ms
     # Production deals and shuffles from the OS's unpredictable source.
     rng: random.Random = field(default_factory=secrets.SystemRandom)
     deal_budget_s: float = 8.0
+    # Cognito sign-in, when the stack enables it (numbridge.cognito).
+    cognito: CognitoVerifier | None = None
 
     @cached_property
     def games(self) -> Games:
@@ -78,7 +84,9 @@ class Services:
 def from_environment() -> Services:
     """Everything from the Lambda (or local runtime) environment; see docs/design.md."""
     from numbridge.auth import token_secret
+    from numbridge.cognito import CognitoPool, CognitoVerifier
 
+    pool = CognitoPool.from_environment()
     return Services(
         table=Table(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
         management=boto3.client(
@@ -88,7 +96,8 @@ def from_environment() -> Services:
         queue_url=os.environ["TIMER_QUEUE_URL"],
         idempotency_table=os.environ["IDEMPOTENCY_TABLE_NAME"],
         token_secret=token_secret,
-        rooms=load_rooms(),
+        rooms=Rooms.deferred(load_rooms),
+        cognito=CognitoVerifier(pool) if pool else None,
     )
 
 

@@ -20,14 +20,8 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyAlreadyInProgressError,
 )
 from aws_lambda_powertools.utilities.parser import parse
-from aws_lambda_powertools.utilities.parser.models import (
-    APIGatewayWebSocketConnectEventModel,
-    APIGatewayWebSocketDisconnectEventModel,
-    APIGatewayWebSocketMessageEventModel,
-)
-from pydantic import Field
+from aws_lambda_powertools.utilities.parser.models import APIGatewayWebSocketMessageEventModel
 
-from numbridge.auth import InvalidToken, verify_token
 from numbridge.protocol import ProtocolError, error_frame, parse_action, peek
 from numbridge.protocol import actions as act
 from numbridge.service import lobby, play
@@ -52,39 +46,12 @@ MUTATING: frozenset[type[act.Request]] = frozenset(
 TRANSIENT_CODES = frozenset({"conflict", "internal", "rate_limited"})
 
 
-class ConnectEvent(APIGatewayWebSocketConnectEventModel):
-    query: dict[str, str] | None = Field(None, alias="queryStringParameters")
-
-
 class _Transient(Exception):
     def __init__(self, outcome: Outcome) -> None:
         self.outcome = outcome
 
 
-# --- $connect / $disconnect ---------------------------------------------------
-
-
-def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
-    parsed = parse(event=event, model=ConnectEvent)
-    connection_id = parsed.request_context.connection_id
-    token = (parsed.query or {}).get("token")
-    try:
-        player = verify_token(token, svc.token_secret())
-    except InvalidToken as exc:
-        logger.info("connection refused", extra={"reason": str(exc)})
-        return {"statusCode": 401 if not token else 403, "body": "invalid or missing token"}
-    svc.connections.add(connection_id, player, svc.clock())
-    logger.append_keys(player=player)
-    logger.info("connected", extra={"connection": connection_id})
-    return {"statusCode": 200}
-
-
-def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
-    parsed = parse(event=event, model=APIGatewayWebSocketDisconnectEventModel)
-    player = svc.connections.remove(parsed.request_context.connection_id)
-    logger.info("disconnected", extra={"player": player,
-                                       "code": parsed.request_context.disconnect_status_code})
-    return {"statusCode": 200}
+# $connect and $disconnect: numbridge.service.sessions.
 
 
 # --- messages -------------------------------------------------------------------
