@@ -2,9 +2,9 @@
 
 A Lambda container lives for hours, so "fetch once" means a rotated secret or
 key is never seen; :class:`Refreshing` fetches again once the value is older
-than ``max_age_s``. If that fetch fails, the old value is served for a while
-(``max_stale_s``) rather than refusing everyone while a dependency hiccups,
-and the fetch is retried after ``retry_after_s``.
+than ``max_age_s``. If that fetch fails, the old value is served for up to
+``max_stale_s`` more rather than refusing everyone while a dependency
+hiccups, and the fetch is retried every ``retry_after_s``.
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ class Refreshing(Generic[T]):
         try:
             value = self._fetch()
         except Exception:
-            if not self._has_value or now - self._fetched_at > self.max_stale_s:
+            stale_for = now - self._fetched_at - self.max_age_s
+            if not self._has_value or stale_for > self.max_stale_s:
                 raise
             log.warning("fetching %s failed; serving the previous one", self.what, exc_info=True)
             self._due = now + self.retry_after_s
