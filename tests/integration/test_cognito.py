@@ -17,7 +17,7 @@ import jwt
 import pytest
 from cognito_fakes import OTHER_POOL, POOL, FakeJwksEndpoint, cognito_token, jwk, private_key
 from cryptography.hazmat.primitives import serialization
-from harness import SECRET, World
+from harness import SECRET, LambdaContext, World, function
 from numbridge.auth import AuthUnavailable, InvalidToken, issue_token, verify_player
 from numbridge.cognito import (
     JWKS_MIN_REFETCH_S,
@@ -317,3 +317,27 @@ def test_connect_answers_503_when_the_keys_cannot_be_fetched(
     world.svc.cognito = verifier
     endpoint.down = True
     assert world.connect(None, token=cognito_token("ana")) == (503, None)
+
+
+# ---------------------------------------------------------------- sign-up
+
+
+def sign_up_event(username: str) -> dict[str, Any]:
+    return {
+        "version": "1", "region": "eu-west-1", "userPoolId": POOL.user_pool_id,
+        "userName": username, "triggerSource": "PreSignUp_SignUp",
+        "callerContext": {"awsSdkVersion": "aws-sdk-unknown", "clientId": POOL.client_id},
+        "request": {"userAttributes": {"email": f"{username}@x.test"}},
+        "response": {"autoConfirmUser": False, "autoVerifyEmail": False,
+                     "autoVerifyPhone": False},
+    }
+
+
+def test_sign_up_accepts_player_names_and_refuses_the_rest() -> None:
+    sign_up = function("signup")
+    event = sign_up_event("ana_b.2")
+    assert sign_up(event, LambdaContext()) == event
+    for name, why in (("ana smith", "player name"), ("ana@example.com", "player name"),
+                      ("x" * 33, "player name"), ("BOT-easy", "club's own")):
+        with pytest.raises(ValueError, match=why):
+            sign_up(sign_up_event(name), LambdaContext())
