@@ -28,7 +28,7 @@ lint: $(STAMP)
 
 layer-check: $(LAYER_CHECKED)
 
-$(LAYER_CHECKED): layers/numbridge/requirements.txt tools/layer_check.py | $(STAMP)
+$(LAYER_CHECKED): layers/numbridge/requirements.txt layers/numbridge/build_layer.py tools/layer_check.py | $(STAMP)
 	$(BIN)/python tools/layer_check.py --cache $(VENV)/layer-wheels
 	touch $@
 

@@ -2,13 +2,14 @@
 arm64 (Amazon Linux 2023, glibc 2.34), binary wheels only.
 
 1. ``pip download`` the layer's requirements (``layers/numbridge/requirements.txt``)
-   for that platform into a cache directory, wheels only;
+   for that platform into a cache directory, wheels only, with the platform
+   tags of ``layers/numbridge/build_layer.py`` (what ``sam build`` runs);
 2. every file is a wheel with a tag Lambda's python3.13 arm64 accepts
    (``manylinux`` up to 2.34, so 2_28 passes and 2_35 fails), and every pinned
    requirement resolved to its pinned version;
-3. ``pip install`` them offline into ``python/`` as ``sam build`` lays a layer
-   out, then every compiled extension there is an AArch64 ELF needing glibc
-   2.34 at most, and the whole layer fits Lambda's 250 MB (unzipped).
+3. install them offline into ``python/`` as the build does, then every compiled
+   extension there is an AArch64 ELF needing glibc 2.34 at most, and the whole
+   layer fits Lambda's 250 MB (unzipped).
 
 Exit status 0 when all holds; otherwise every problem is printed. Network:
 only PyPI, and only when the cache lacks a wheel (``make layer-check`` runs
@@ -33,22 +34,14 @@ from packaging.tags import Tag, compatible_tags, cpython_tags
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
 ROOT = Path(__file__).resolve().parents[1]
-REQUIREMENTS = ROOT / "layers" / "numbridge" / "requirements.txt"
+sys.path.insert(0, str(ROOT / "layers" / "numbridge"))
 
-PYTHON = (3, 13)
-ABI = "cp313"
-MACHINE = "aarch64"
-GLIBC = (2, 34)  # Amazon Linux 2023
+import build_layer  # noqa: E402  (the platform tags sam build uses: one definition)
+from build_layer import ABI, GLIBC, MACHINE, PYTHON, platforms  # noqa: E402
+
+REQUIREMENTS = build_layer.REQUIREMENTS
 EM_AARCH64 = 183
 LAYER_LIMIT_BYTES = 250 * 1024 * 1024  # function and layers together, unzipped
-
-
-
-def platforms(glibc: tuple[int, int] = GLIBC) -> list[str]:
-    """manylinux_2_17 … manylinux_2_<glibc> (manylinux2014 is 2_17), newest first. pip does
-    not widen a perennial manylinux ``--platform`` to older glibc versions: each is passed."""
-    names = [f"manylinux_{glibc[0]}_{minor}_{MACHINE}" for minor in range(glibc[1], 16, -1)]
-    return [*names, f"manylinux2014_{MACHINE}"]
 
 
 def lambda_tags(glibc: tuple[int, int] = GLIBC) -> set[Tag]:
@@ -58,33 +51,22 @@ def lambda_tags(glibc: tuple[int, int] = GLIBC) -> set[Tag]:
     return tags
 
 
-def pip(*args: str) -> None:
-    command = [sys.executable, "-m", "pip", "--disable-pip-version-check", *args]
-    subprocess.run(command, check=True)
-
-
-def platform_args(glibc: tuple[int, int]) -> list[str]:
-    flags = [arg for platform in platforms(glibc) for arg in ("--platform", platform)]
-    return [
-        *flags, "--python-version", f"{PYTHON[0]}.{PYTHON[1]}",
-        "--implementation", "cp", "--abi", ABI, "--only-binary=:all:",
-    ]
-
-
-def download(requirements: Path, cache: Path, glibc: tuple[int, int]) -> None:
+def download(cache: Path, glibc: tuple[int, int]) -> None:
     cache.mkdir(parents=True, exist_ok=True)
-    pip("download", "--quiet", *platform_args(glibc), "--dest", str(cache),
-        "-r", str(requirements))
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--disable-pip-version-check", "download", "--quiet",
+         *build_layer.pip_platform_args(glibc), "--dest", str(cache),
+         "-r", str(REQUIREMENTS)],
+        check=True,
+    )
 
 
-def install(
-    requirements: Path, cache: Path, target: Path, glibc: tuple[int, int]
-) -> list[Path]:
-    """Install offline from the cache into ``target``; the wheel files pip chose."""
+def install(cache: Path, target: Path, glibc: tuple[int, int]) -> list[Path]:
+    """Install offline from the cache into ``target`` as the build does; the wheels used."""
     report = target.parent / "report.json"
-    pip("install", "--quiet", "--no-index", "--find-links", str(cache), "--target", str(target),
-        "--no-compile", "--report", str(report), *platform_args(glibc),
-        "-r", str(requirements))
+    build_layer.install_requirements(
+        target, "--no-index", "--find-links", str(cache), "--report", str(report), glibc=glibc,
+    )
     chosen = json.loads(report.read_text())["install"]
     return [Path(unquote(urlparse(item["download_info"]["url"]).path)) for item in chosen]
 
@@ -164,7 +146,6 @@ def size_of(root: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requirements", type=Path, default=REQUIREMENTS)
     parser.add_argument("--cache", type=Path, default=ROOT / ".venv" / "layer-wheels",
                         help="where the wheels are downloaded (kept between runs)")
     parser.add_argument("--glibc", default="2.34",
@@ -174,15 +155,15 @@ def main(argv: list[str] | None = None) -> int:
     glibc = (major, minor)
 
     cache: Path = args.cache / "wheels"
-    pinned = pins(args.requirements)
+    pinned = pins(REQUIREMENTS)
     with tempfile.TemporaryDirectory() as scratch:
         target = Path(scratch) / "python"
         try:
-            download(args.requirements, cache, glibc)
+            download(cache, glibc)
             # The wheels pip chose: the cache may hold older pins' too.
-            wheels = install(args.requirements, cache, target, glibc)
+            wheels = install(cache, target, glibc)
         except subprocess.CalledProcessError:
-            print(f"PROBLEM: pip cannot resolve {args.requirements} from binary wheels for "
+            print(f"PROBLEM: pip cannot resolve {REQUIREMENTS} from binary wheels for "
                   f"CPython {PYTHON[0]}.{PYTHON[1]} {MACHINE}, glibc <= {args.glibc} "
                   "(or PyPI is unreachable): see pip's error above", file=sys.stderr)
             return 1

@@ -155,8 +155,12 @@ def test_layer_is_built_for_the_lambda_runtime_and_architecture(raw: dict[str, A
     assert layer["Properties"]["ContentUri"].rstrip("/") == "layers/numbridge"
     assert layer["Properties"]["CompatibleRuntimes"] == [runtime]
     assert layer["Properties"]["CompatibleArchitectures"] == ["arm64"]
-    assert layer["Metadata"] == {"BuildMethod": runtime, "BuildArchitecture": "arm64"}
+    assert layer["Metadata"] == {"BuildMethod": "makefile", "BuildArchitecture": "arm64"}
     assert raw["Globals"]["Function"]["Layers"] == [{"Ref": "NumbridgeLayer"}]
+    # sam build runs `make build-<LogicalId>` in ContentUri, with the runtime's Python
+    makefile = (ROOT / "layers" / "numbridge" / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^build-NumbridgeLayer:\n\t(.+)$", makefile, re.M)
+    assert f"{runtime} build_layer.py" in makefile
 
 
 def test_function_code_dirs(raw: dict[str, Any]) -> None:
