@@ -11,6 +11,11 @@ stack's default). The last column is the same import with tracing on
 
 This measures imports only: building the boto3 clients, reading the rooms
 and fetching secrets or keys happen in the first invocation (docs/aws.md).
+
+Knobs: ``BENCH_IMPORT_PYTHON`` (the interpreter, e.g. ``python3.13`` as on
+Lambda) and ``BENCH_IMPORT_LAYER`` (a built layer's ``python/`` directory
+instead of the source tree, e.g. from ``sam build``); bytecode is never
+written, so a layer built without ``.pyc`` files is measured as Lambda runs it.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYER = ROOT / "layers" / "numbridge"
+LAYER = Path(os.environ.get("BENCH_IMPORT_LAYER") or ROOT / "layers" / "numbridge")
+PYTHON = os.environ.get("BENCH_IMPORT_PYTHON") or sys.executable
 RUNS = int(os.environ.get("BENCH_IMPORT_RUNS", "9"))
 TARGET = 1.5
 
@@ -44,12 +50,12 @@ def functions() -> list[str]:
 
 def environment(extra: dict[str, str], path: str) -> dict[str, str]:
     keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "TMPDIR"}}
-    return {**keep, **BASE_ENV, **extra, "PYTHONPATH": path}
+    return {**keep, **BASE_ENV, **extra, "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def once(statement: str, cwd: Path, env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", statement], cwd=cwd, env=env, check=True)
+    subprocess.run([PYTHON, "-c", statement], cwd=cwd, env=env, check=True)
     return (time.perf_counter() - start) * 1000
 
 
@@ -72,8 +78,10 @@ def main() -> None:
     names = functions()
     samples = measure(names, RUNS)
     base = statistics.median(samples["boto3"])
+    version = subprocess.run([PYTHON, "-c", "import sys; print(sys.version.split()[0])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
     print(f"import time, whole process, median of {RUNS} fresh interpreters "
-          f"(Python {sys.version.split()[0]})")
+          f"(Python {version}, layer {LAYER})")
     print(f"{'':14}{'ms':>8}{'x boto3':>10}{'traced ms':>12}{'x boto3':>10}")
     print(f"{'import boto3':14}{base:8.0f}{1:10.2f}")
     worst = 0.0
