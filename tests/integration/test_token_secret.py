@@ -8,9 +8,16 @@ from typing import Any
 
 import boto3
 import pytest
+from harness import World
 from moto import mock_aws
 from numbridge import auth
-from numbridge.auth import InvalidToken, issue_token, secret_source, verify_player
+from numbridge.auth import (
+    AuthUnavailable,
+    InvalidToken,
+    issue_token,
+    secret_source,
+    verify_player,
+)
 
 OLD, NEW, NEWEST = (f"{name}-secret-0123456789abcdef0123456789" for name in ("o", "n", "nn"))
 
@@ -101,3 +108,13 @@ def test_token_secret_reads_the_environment(
     with pytest.raises(RuntimeError, match="no token secret"):
         auth.token_secret()
     auth._source_of.cache_clear()
+
+
+def test_an_unreadable_secret_is_unavailable_not_a_bad_token(world: World) -> None:
+    def unreachable() -> str:
+        raise ConnectionError("Secrets Manager is not answering")
+
+    with pytest.raises(AuthUnavailable, match="not answering"):
+        verify_player(issue_token("ana", OLD), unreachable)
+    world.svc.token_secret = unreachable
+    assert world.connect("ana") == (503, None)

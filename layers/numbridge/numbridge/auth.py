@@ -115,7 +115,11 @@ def verify_player(
     except jwt.PyJWTError as exc:
         raise InvalidToken(str(exc)) from exc
     if algorithm == ALGORITHM:
-        return verify_token(token, secret())
+        try:
+            keys = secret()
+        except Exception as exc:  # Secrets Manager unreachable, or no secret configured
+            raise AuthUnavailable(f"the token secret cannot be read: {exc}") from exc
+        return verify_token(token, keys)
     if algorithm == cognito.ALGORITHM and cognito_tokens is not None:
         try:
             return cognito_tokens.player(token)
