@@ -5,8 +5,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The Lambda layer, resolved for python3.13 arm64 (tools/layer_check.py): again only
+# when its requirements change; the wheels stay in $(VENV)/layer-wheels.
+LAYER_CHECKED := $(VENV)/.layer-checked
 
-.PHONY: setup serve test lint bench clean test-web
+.PHONY: setup serve test lint layer-check bench clean test-web
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +26,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-test: lint
+layer-check: $(LAYER_CHECKED)
+
+$(LAYER_CHECKED): layers/numbridge/requirements.txt layers/numbridge/build_layer.py tools/layer_check.py | $(STAMP)
+	$(BIN)/python tools/layer_check.py --cache $(VENV)/layer-wheels
+	touch $@
+
+test: lint layer-check
 	$(BIN)/pytest
 
 # Browser tests of web/ (not part of `make test`): the `web` extra (Playwright) and

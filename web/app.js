@@ -1,7 +1,9 @@
 /* Numbridge — the reference browser client.
  *
  * Plain JavaScript, no build step, no dependencies, no network but the page's
- * own server. It speaks the WebSocket protocol of ../shared/PROTOCOL.md and
+ * own server, or the deployed stack it is pointed at: `?server=wss://…` (the
+ * stack's WebSocketURI) and, for Cognito's managed login, `?login=https://…`
+ * (CognitoLoginUrl) with `&client=…` (CognitoClientId); all three are remembered. It speaks the WebSocket protocol of ../shared/PROTOCOL.md and
  * docs/protocol.md: requests carry an `id` (unique per player: a random
  * per-page prefix and a counter); every game keeps its version `v`, events are
  * applied strictly in order (early ones wait in a buffer, a gap or a reconnect
@@ -83,6 +85,35 @@
 
   const TOKEN_KEY = 'numbridge.token';
   const GAME_KEY = 'numbridge.game';
+  const SERVER_KEY = 'numbridge.server';
+  const LOGIN_KEY = 'numbridge.login';
+  const REFRESH_KEY = 'numbridge.refresh';
+  const PKCE_KEY = 'numbridge.pkce';
+
+  /** `?name=value` remembered in localStorage (`?name=` forgets it). */
+  function setting(name, key) {
+    const params = new URLSearchParams(location.search);
+    if (params.has(name)) {
+      const value = params.get(name).trim();
+      if (value) localStorage.setItem(key, value);
+      else localStorage.removeItem(key);
+    }
+    return localStorage.getItem(key) || '';
+  }
+
+  // A deployed stack's WebSocketURI; empty: this page's own server.
+  const server = setting('server', SERVER_KEY);
+  // Cognito managed login: the pool's domain URL and the app client id.
+  const login = { url: setting('login', LOGIN_KEY).replace(/\/+$/, ''), client: setting('client', `${LOGIN_KEY}.client`) };
+
+  /** The player a token names: Cognito's username (ID or access token), else `sub`. */
+  function playerName(claims) {
+    if (!claims) return '';
+    for (const key of ['cognito:username', 'username', 'sub']) {
+      if (typeof claims[key] === 'string') return claims[key];
+    }
+    return '';
+  }
 
   function tokenClaims(token) {
     try {
@@ -99,15 +130,70 @@
   function initialToken() {
     const params = new URLSearchParams(location.search);
     const fromUrl = params.get('token');
-    if (fromUrl) {
-      // Keep it for reloads of this tab, but not in the address bar (history, screenshots).
-      params.delete('token');
-      const query = params.toString();
-      history.replaceState(null, '', location.pathname + (query ? `?${query}` : '') + location.hash);
-      return fromUrl.trim();
-    }
+    // Keep settings for reloads of this tab, but not in the address bar (history, screenshots).
+    for (const name of ['token', 'server', 'login', 'client', 'code', 'state']) params.delete(name);
+    const query = params.toString();
+    history.replaceState(null, '', location.pathname + (query ? `?${query}` : '') + location.hash);
+    if (fromUrl) return fromUrl.trim();
     return sessionStorage.getItem(TOKEN_KEY) || localStorage.getItem(TOKEN_KEY) || '';
   }
+
+  // ------------------------------------------------- Cognito managed login (PKCE)
+
+  const base64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const redirectUri = () => location.origin + location.pathname;
+
+  async function startManagedLogin() {
+    const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+    const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
+    const challenge = base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+    sessionStorage.setItem(PKCE_KEY, JSON.stringify({ verifier, state }));
+    const query = new URLSearchParams({
+      response_type: 'code', client_id: login.client, redirect_uri: redirectUri(),
+      scope: 'openid email profile', state, code_challenge_method: 'S256', code_challenge: challenge,
+    });
+    location.assign(`${login.url}/oauth2/authorize?${query}`);
+  }
+
+  /** Tokens from Cognito's token endpoint; the ID token is the player token. */
+  async function cognitoTokens(grant) {
+    const response = await fetch(`${login.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: login.client, ...grant }),
+    });
+    if (!response.ok) throw new Error(`sign-in failed (${response.status})`);
+    const tokens = await response.json();
+    if (tokens.refresh_token) localStorage.setItem(REFRESH_KEY, tokens.refresh_token);
+    return tokens.id_token;
+  }
+
+  /** Back from managed login with `?code=`: the player token, or '' if this is no such return. */
+  async function finishManagedLogin(params) {
+    const code = params.get('code');
+    const pending = JSON.parse(sessionStorage.getItem(PKCE_KEY) || 'null');
+    sessionStorage.removeItem(PKCE_KEY);
+    if (!code || !pending || !login.url || params.get('state') !== pending.state) return '';
+    return cognitoTokens({
+      grant_type: 'authorization_code', code, redirect_uri: redirectUri(), code_verifier: pending.verifier,
+    });
+  }
+
+  /** A fresh ID token for an expired one, when Cognito gave us a refresh token. */
+  async function renewedToken() {
+    const refresh = localStorage.getItem(REFRESH_KEY);
+    if (!refresh || !login.url) return '';
+    try {
+      return await cognitoTokens({ grant_type: 'refresh_token', refresh_token: refresh });
+    } catch (_) {
+      localStorage.removeItem(REFRESH_KEY);
+      return '';
+    }
+  }
+
+  const expired = (claims, marginMs = 0) =>
+    claims && typeof claims.exp === 'number' && claims.exp * 1000 < Date.now() + marginMs;
 
   // -------------------------------------------------------------- connection
 
@@ -146,12 +232,12 @@
   function setToken(token) {
     conn.token = token;
     const claims = tokenClaims(token);
-    conn.me = claims && typeof claims.sub === 'string' ? claims.sub : '';
+    conn.me = playerName(claims);
     sessionStorage.setItem(TOKEN_KEY, token);
     localStorage.setItem(TOKEN_KEY, token);
     $('#who').textContent = conn.me ? `Playing as ${conn.me}` : '';
     $('#change-token').hidden = false;
-    if (claims && typeof claims.exp === 'number' && claims.exp * 1000 < Date.now()) {
+    if (expired(claims) && !localStorage.getItem(REFRESH_KEY)) {
       toast('This token has expired: get a new one with `numbridge token NAME`.', 'error');
     }
   }
@@ -165,8 +251,18 @@
       conn.ws = null;
       old.close(1000, 'reconnecting');
     }
+    if (expired(tokenClaims(conn.token), 30000) && localStorage.getItem(REFRESH_KEY)) {
+      // A Cognito token lasts an hour: renew it before the server refuses it.
+      renewedToken().then((token) => {
+        if (token) setToken(token);
+        else localStorage.removeItem(REFRESH_KEY);
+        connect();
+      });
+      return;
+    }
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const url = `${scheme}//${location.host}/?token=${encodeURIComponent(conn.token)}`;
+    const base = server || `${scheme}//${location.host}/`;
+    const url = `${base}${base.includes('?') ? '&' : '?'}token=${encodeURIComponent(conn.token)}`;
     let ws;
     try {
       ws = new WebSocket(url);
@@ -209,6 +305,12 @@
   /** Never connected with this token: is the server down, or did it refuse the token? */
   function explainRefusal() {
     const token = conn.token;
+    if (server) {
+      // No HTTP side to ask: API Gateway only answers the socket.
+      showLogin(`${server} refused this token or cannot be reached (still retrying). `
+        + 'Sign in again, or paste a token for this stack.');
+      return;
+    }
     fetch('/web/favicon.svg', { method: 'HEAD', cache: 'no-store' }).then(
       (response) => response.ok,
       () => false,
@@ -1499,11 +1601,11 @@
 
   function startWith(token) {
     const claims = tokenClaims(token);
-    if (!claims || typeof claims.sub !== 'string') {
+    if (!playerName(claims)) {
       showLogin('That does not look like a Numbridge token (a JWT from `numbridge token NAME`).');
       return;
     }
-    if (conn.me && claims.sub !== conn.me) {
+    if (conn.me && playerName(claims) !== conn.me) {
       // Another player: forget this one's games.
       games.clear();
       ui.current = null;
@@ -1530,7 +1632,12 @@
     });
     $('#change-token').addEventListener('click', () => {
       $('#token-input').value = '';
+      localStorage.removeItem(REFRESH_KEY);
       showLogin('');
+    });
+    $('#cognito-login').hidden = !(login.url && login.client);
+    $('#cognito-button').addEventListener('click', () => {
+      startManagedLogin().catch((err) => showLogin(String(err.message || err)));
     });
     $('#propose-form').addEventListener('submit', propose);
     $('#p-room').addEventListener('change', fillProposeForm);
@@ -1565,9 +1672,15 @@
     }, 4000);
     renderProposals();
     renderGames();
+    const params = new URLSearchParams(location.search);
     const token = initialToken();
-    if (token) startWith(token);
-    else showLogin('');
+    finishManagedLogin(params).then(
+      (signedIn) => {
+        if (signedIn || token) startWith(signedIn || token);
+        else showLogin('');
+      },
+      (err) => showLogin(String(err.message || err)),
+    );
   }
 
   start();

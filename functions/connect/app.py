@@ -1,5 +1,5 @@
-"""Lambda entry point: see numbridge.service.handlers."""
+"""Lambda entry point: see numbridge.service.handlers.connect."""
 
-from numbridge.service.handlers import connect as lambda_handler
+from numbridge.service.handlers.connect import handler as lambda_handler
 
 __all__ = ["lambda_handler"]

@@ -1,5 +1,9 @@
-"""Lambda entry point (deal routes): see numbridge.service.handlers."""
+"""Lambda entry point (deal routes): see numbridge.service.handlers.message.
 
-from numbridge.service.handlers import message as lambda_handler
+Only this function deals, so only it loads the SAT solver, and at init.
+"""
+
+import numbridge.puzzles.deal  # noqa: F401
+from numbridge.service.handlers.message import handler as lambda_handler
 
 __all__ = ["lambda_handler"]

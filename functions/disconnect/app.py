@@ -1,5 +1,5 @@
-"""Lambda entry point: see numbridge.service.handlers."""
+"""Lambda entry point: see numbridge.service.handlers.disconnect."""
 
-from numbridge.service.handlers import disconnect as lambda_handler
+from numbridge.service.handlers.disconnect import handler as lambda_handler
 
 __all__ = ["lambda_handler"]

@@ -1,5 +1,5 @@
-"""Lambda entry point (move routes): see numbridge.service.handlers."""
+"""Lambda entry point (move routes): see numbridge.service.handlers.message."""
 
-from numbridge.service.handlers import message as lambda_handler
+from numbridge.service.handlers.message import handler as lambda_handler
 
 __all__ = ["lambda_handler"]

@@ -1,5 +1,5 @@
-"""Lambda entry point: see numbridge.service.handlers."""
+"""Lambda entry point: see numbridge.service.handlers.timeout."""
 
-from numbridge.service.handlers import timeout as lambda_handler
+from numbridge.service.handlers.timeout import handler as lambda_handler
 
 __all__ = ["lambda_handler"]

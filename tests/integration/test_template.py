@@ -26,13 +26,17 @@ DESIGN = ROOT / "docs" / "design.md"
 
 FUNCTIONS = {
     "ConnectFunction", "DisconnectFunction", "LobbyFunction",
-    "DealFunction", "MoveFunction", "TimeoutFunction",
+    "DealFunction", "MoveFunction", "TimeoutFunction", "SignUpFunction",
 }
+API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction"}
+# Created only with EnableCognito.
+COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction"}
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction"}
 TIMER_SENDERS = {"DealFunction", "MoveFunction", "TimeoutFunction"}
 DESIGN_ENV = {
     "TABLE_NAME", "TIMER_QUEUE_URL", "MANAGEMENT_ENDPOINT",
-    "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "LOG_LEVEL",
+    "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_TRACE_DISABLED",
+    "LOG_LEVEL",
 }
 
 
@@ -135,7 +139,9 @@ def test_sam_transform_succeeds_offline(cfn: dict[str, Any]) -> None:
         properties = function["Properties"]
         assert properties["Handler"] == "app.lambda_handler"
         assert properties["Architectures"] == ["arm64"]
-        assert properties["TracingConfig"] == {"Mode": "Active"}
+        assert properties["TracingConfig"] == {
+            "Mode": {"Fn::If": ["TracingEnabled", "Active", "PassThrough"]}
+        }
         assert properties["Runtime"] in {"python3.12", "python3.13"}
         assert properties["Timeout"] <= 29
         assert len(properties["Layers"]) == 1
@@ -148,8 +154,12 @@ def test_layer_is_built_for_the_lambda_runtime_and_architecture(raw: dict[str, A
     assert layer["Properties"]["ContentUri"].rstrip("/") == "layers/numbridge"
     assert layer["Properties"]["CompatibleRuntimes"] == [runtime]
     assert layer["Properties"]["CompatibleArchitectures"] == ["arm64"]
-    assert layer["Metadata"] == {"BuildMethod": runtime, "BuildArchitecture": "arm64"}
+    assert layer["Metadata"] == {"BuildMethod": "makefile", "BuildArchitecture": "arm64"}
     assert raw["Globals"]["Function"]["Layers"] == [{"Ref": "NumbridgeLayer"}]
+    # sam build runs `make build-<LogicalId>` in ContentUri, with the runtime's Python
+    makefile = (ROOT / "layers" / "numbridge" / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^build-NumbridgeLayer:\n\t(.+)$", makefile, re.M)
+    assert f"{runtime} build_layer.py" in makefile
 
 
 def test_function_code_dirs(raw: dict[str, Any]) -> None:
@@ -203,7 +213,7 @@ def test_every_route_reaches_a_function_api_gateway_may_invoke(cfn: dict[str, An
             "arn:${AWS::Partition}:execute-api:${AWS::Region}:${AWS::AccountId}:${WebSocketApi}/"
         ), function_id
     # one integration and one permission per API-invoked function, nothing spare
-    assert set(invokable) == FUNCTIONS - {"TimeoutFunction"}
+    assert set(invokable) == API_FUNCTIONS
     assert len(integrations) == len(invokable)
 
 
@@ -284,7 +294,8 @@ def test_no_wildcard_resources_and_tables_scoped(cfn: dict[str, Any]) -> None:
                     table = variables["tableName"]
                     assert isinstance(table, dict) and "Ref" in table, (function_id, table)
                     tables.add(table["Ref"])
-        assert tables == {"GameTable"}, function_id
+        assert tables == (set() if function_id == "SignUpFunction" else {"GameTable"}), (
+            function_id)
 
 
 def test_timer_queue_and_token_secret_access(cfn: dict[str, Any]) -> None:
@@ -310,6 +321,8 @@ def test_function_environment(cfn: dict[str, Any]) -> None:
             "https://${WebSocketApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}/${StageName}"
         )
         assert ("TOKEN_SECRET_ARN" in env) == (function_id == "ConnectFunction")
+        assert ("COGNITO_USER_POOL_ID" in env) == (function_id == "ConnectFunction")
+        assert env["POWERTOOLS_TRACE_DISABLED"] == {"Fn::If": ["TracingEnabled", "false", "true"]}
     assert schema.table_env_vars(TEMPLATE) == {"TABLE_NAME": "GameTable"}
 
 
@@ -404,3 +417,72 @@ def test_create_tables_accepts_a_resource_and_rejects_unknown_tables() -> None:
 def test_missing_template_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(schema.TemplateError, match="NUMBRIDGE_TEMPLATE"):
         schema.routes(tmp_path / "absent.yaml")
+
+
+# ---------------------------------------------------------------- options: tracing, Cognito
+
+
+def test_tracing_is_a_stack_option_off_by_default(raw: dict[str, Any]) -> None:
+    parameter = raw["Parameters"]["EnableTracing"]
+    assert parameter["Default"] == "false" and parameter["AllowedValues"] == ["true", "false"]
+    assert raw["Conditions"]["TracingEnabled"] == {
+        "Fn::Equals": [{"Ref": "EnableTracing"}, "true"]
+    }
+
+
+def test_cognito_resources_exist_only_when_enabled(raw: dict[str, Any]) -> None:
+    parameter = raw["Parameters"]["EnableCognito"]
+    assert parameter["Default"] == "false" and parameter["AllowedValues"] == ["true", "false"]
+    resources = raw["Resources"]
+    for logical_id in COGNITO:
+        assert resources[logical_id]["Condition"] in {"CognitoEnabled", "CognitoDomainWanted"}
+    assert resources["UserPoolDomain"]["Condition"] == "CognitoDomainWanted"
+    conditional = {k for k, v in resources.items() if "Condition" in v}
+    assert conditional == COGNITO
+    for output_id, output in raw["Outputs"].items():
+        assert ("Condition" in output) == output_id.startswith("Cognito"), output_id
+
+
+def test_the_user_pool_keeps_players_and_names_them_uniquely(raw: dict[str, Any]) -> None:
+    pool = raw["Resources"]["UserPool"]
+    assert pool["DeletionPolicy"] == pool["UpdateReplacePolicy"] == "Retain"
+    properties = pool["Properties"]
+    assert properties["UsernameConfiguration"] == {"CaseSensitive": False}
+    # the username is the player's name: not an email or phone alias that can change
+    assert "UsernameAttributes" not in properties and "AliasAttributes" not in properties
+
+
+def test_the_app_client_is_public_and_uses_the_code_flow(raw: dict[str, Any]) -> None:
+    client = raw["Resources"]["UserPoolClient"]["Properties"]
+    assert client["UserPoolId"] == {"Ref": "UserPool"}
+    assert client["GenerateSecret"] is False
+    assert client["AllowedOAuthFlows"] == ["code"]
+    assert "ALLOW_USER_PASSWORD_AUTH" in client["ExplicitAuthFlows"]
+    assert client["CallbackURLs"] == {"Ref": "CognitoCallbackUrls"}
+    assert client["IdTokenValidity"] <= 60 and client["TokenValidityUnits"]["IdToken"] == "minutes"
+
+
+def test_connect_is_told_the_pool_only_when_cognito_is_on(cfn: dict[str, Any]) -> None:
+    env = cfn["Resources"]["ConnectFunction"]["Properties"]["Environment"]["Variables"]
+    assert env["COGNITO_USER_POOL_ID"] == {
+        "Fn::If": ["CognitoEnabled", {"Ref": "UserPool"}, {"Ref": "AWS::NoValue"}]
+    }
+    assert env["COGNITO_CLIENT_ID"] == {
+        "Fn::If": ["CognitoEnabled", {"Ref": "UserPoolClient"}, {"Ref": "AWS::NoValue"}]
+    }
+
+
+def test_sign_up_is_checked_by_the_signup_function(cfn: dict[str, Any]) -> None:
+    resources = cfn["Resources"]
+    assert resources["UserPool"]["Properties"]["LambdaConfig"] == {
+        "PreSignUp": {"Fn::GetAtt": ["SignUpFunction", "Arn"]}
+    }
+    (permission,) = [
+        p for p in of_type(cfn, "AWS::Lambda::Permission").values()
+        if p["Properties"]["Principal"] == "cognito-idp.amazonaws.com"
+    ]
+    assert permission["Condition"] == "CognitoEnabled"
+    assert permission["Properties"]["FunctionName"] == {"Ref": "SignUpFunction"}
+    assert permission["Properties"]["SourceArn"] == {"Fn::GetAtt": ["UserPool", "Arn"]}
+    assert resources["SignUpFunction"]["Condition"] == "CognitoEnabled"
+    assert statements(cfn, "SignUpFunction") == []  # logs only

@@ -28,36 +28,26 @@ the board). Per room: clocks, highlighting and block kinds.
 :func:`load_rooms` reads the file named by its argument, else by the
 ``ROOMS_CONFIG`` environment variable, else the packaged default, and raises
 :class:`RoomsConfigError` listing every problem as ``room 'ID': FIELD: what``.
+
+The rooms are plain frozen values; the YAML parser and the pydantic models
+that check a configuration (:mod:`numbridge.club.rooms_config`) are imported
+only when one is loaded. :meth:`Rooms.deferred` loads on first use, so a
+function that never lists rooms or takes a proposal never reads them.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import yaml
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
-
-from numbridge.club.proposals import (
-    BlockKind,
-    ProposalChoices,
-    ProposalRejected,
-    Variant,
-)
-from numbridge.rules import GameOptions
+if TYPE_CHECKING:
+    from numbridge.club.proposals import BlockKind, ProposalChoices, Variant
+    from numbridge.rules import GameOptions
 
 ROOMS_CONFIG_ENV: Final = "ROOMS_CONFIG"
 DEFAULT_ROOMS_RESOURCE: Final = "rooms.yaml"
@@ -66,10 +56,6 @@ DEFAULT_ROOMS_RESOURCE: Final = "rooms.yaml"
 VARIANT_SIZES: Final[Mapping[Variant, int]] = {"bridge": 9, "blitz": 6, "domains": 9}
 # Tiles in a full hand (RULES.md §3): a clue can never cost more.
 HAND_SIZE: Final = 3
-
-RoomId = Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,31}$")]
-Millis = Annotated[StrictInt, Field(gt=0)]
-TakePrice = Annotated[StrictInt, Field(ge=1, le=HAND_SIZE)]
 
 
 class RoomsConfigError(ValueError):
@@ -90,91 +76,39 @@ class UnknownRoom(LookupError):
         super().__init__(f"no room {room_id!r}; the rooms are: {', '.join(known)}")
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+def _rejected(message: str) -> Exception:
+    from numbridge.club.proposals import ProposalRejected
+
+    return ProposalRejected(message)
 
 
-class ClueRange(_Model):
+@dataclass(frozen=True)
+class ClueRange:
     """How many cells are open at the deal: ``min`` ≤ ``default`` ≤ ``max``."""
 
-    min: Annotated[StrictInt, Field(ge=0)]
-    max: Annotated[StrictInt, Field(ge=0)]
-    default: Annotated[StrictInt, Field(ge=0)]
-
-    @model_validator(mode="after")
-    def _ordered(self) -> ClueRange:
-        if self.min > self.max:
-            raise ValueError(f"min {self.min} is above max {self.max}")
-        if not self.min <= self.default <= self.max:
-            raise ValueError(f"default {self.default} is not within min {self.min}, max {self.max}")
-        return self
+    min: int
+    max: int
+    default: int
 
     def to_public(self) -> dict[str, int]:
         return {"min": self.min, "max": self.max, "default": self.default}
 
 
-class VariantSettings(_Model):
+@dataclass(frozen=True)
+class VariantSettings:
     """A variant's board settings in one room."""
 
     variant: Variant
-    size: StrictInt
+    size: int
     clues: ClueRange
-    take_price: TakePrice
-
-    @model_validator(mode="after")
-    def _fits_board(self) -> VariantSettings:
-        board = VARIANT_SIZES[self.variant]
-        if self.size != board:
-            raise ValueError(f"size: a {self.variant} board has size {board}, not {self.size}")
-        cells = self.size * self.size
-        if self.clues.max >= cells:
-            raise ValueError(
-                f"clues.max {self.clues.max} leaves no empty cell on a {cells}-cell board"
-            )
-        return self
+    take_price: int
 
     def to_public(self) -> dict[str, Any]:
         return {"size": self.size, "clues": self.clues.to_public(), "take_price": self.take_price}
 
 
-class _VariantSpec(_Model):
-    """A variant's settings as written: explicit, or ``like`` another room plus overrides."""
-
-    like: RoomId | None = None
-    size: StrictInt | None = None
-    clues: ClueRange | None = None
-    take_price: TakePrice | None = None
-
-    @model_validator(mode="after")
-    def _complete(self) -> _VariantSpec:
-        if self.like is None:
-            missing = [k for k in ("size", "clues", "take_price") if getattr(self, k) is None]
-            if missing:
-                raise ValueError(f"give {', '.join(missing)}, or `like: ROOM` to copy them")
-        return self
-
-
-class _RoomBase(_Model):
-    id: RoomId
-    title: Annotated[StrictStr, Field(min_length=1)]
-    move_ms: Millis
-    game_ms: Millis | None
-    highlighting: StrictBool
-    blocks: Annotated[tuple[BlockKind, ...], Field(min_length=1)]
-
-    @field_validator("blocks")
-    @classmethod
-    def _distinct(cls, blocks: tuple[BlockKind, ...]) -> tuple[BlockKind, ...]:
-        if len(set(blocks)) != len(blocks):
-            raise ValueError("a block kind is listed twice")
-        return blocks
-
-
-class _RoomSpec(_RoomBase):
-    variants: Annotated[dict[Variant, _VariantSpec], Field(min_length=1)]
-
-
-class Room(_RoomBase):
+@dataclass(frozen=True)
+class Room:
     """One room: the variants it offers (each with its board settings) and its clocks.
 
     - ``variants``: variant → :class:`VariantSettings`, in the configured order;
@@ -184,14 +118,13 @@ class Room(_RoomBase):
     - ``blocks``: the block kinds a proposal may choose.
     """
 
-    variants: Annotated[dict[Variant, VariantSettings], Field(min_length=1)]
-
-    @model_validator(mode="after")
-    def _keys_match(self) -> Room:
-        for key, settings in self.variants.items():
-            if settings.variant != key:
-                raise ValueError(f"variants.{key} holds settings for {settings.variant}")
-        return self
+    id: str
+    title: str
+    variants: Mapping[Variant, VariantSettings]
+    move_ms: int
+    game_ms: int | None
+    highlighting: bool
+    blocks: tuple[BlockKind, ...]
 
     @property
     def variant(self) -> Variant | None:
@@ -206,7 +139,7 @@ class Room(_RoomBase):
             return self.variants[variant]
         except KeyError:
             offered = ", ".join(self.variants)
-            raise ProposalRejected(
+            raise _rejected(
                 f"room {self.id!r} does not offer {variant!r} (it offers: {offered})"
             ) from None
 
@@ -247,24 +180,26 @@ class Room(_RoomBase):
         elif self.variant is not None:
             variant = self.variant
         else:
-            raise ProposalRejected(
+            raise _rejected(
                 f"room {self.id!r} offers {', '.join(self.variants)}: choose a variant"
             )
         settings = self.settings(variant)
         if choices.blocks not in self.blocks:
-            raise ProposalRejected(
+            raise _rejected(
                 f"room {self.id!r} does not allow {choices.blocks} blocks"
                 f" (allowed: {', '.join(self.blocks)})"
             )
         clues = settings.clues.default if choices.clues is None else choices.clues
         if not settings.clues.min <= clues <= settings.clues.max:
-            raise ProposalRejected(
+            raise _rejected(
                 f"clues must be between {settings.clues.min} and {settings.clues.max}"
                 f" for {variant} in room {self.id!r}, not {clues}"
             )
         if choices.highlighting and not self.highlighting:
-            raise ProposalRejected(f"room {self.id!r} does not allow candidate highlighting")
+            raise _rejected(f"room {self.id!r} does not allow candidate highlighting")
         highlighting = self.highlighting if choices.highlighting is None else choices.highlighting
+        from numbridge.rules import GameOptions
+
         return GameOptions(
             room=self.id,
             variant=variant,
@@ -282,9 +217,11 @@ class Room(_RoomBase):
 class Rooms:
     """Every room, in the configured order (the order of the ``rooms`` frame). Immutable."""
 
-    __slots__ = ("_by_id", "_rooms")
+    __slots__ = ("_by_id", "_load", "_lock", "_rooms")
 
     def __init__(self, rooms: Iterable[Room]) -> None:
+        self._load: Callable[[], Rooms] | None = None
+        self._lock = threading.Lock()
         self._rooms = tuple(rooms)
         self._by_id = {room.id: room for room in self._rooms}
         if len(self._by_id) != len(self._rooms):
@@ -292,32 +229,50 @@ class Rooms:
             twice = sorted({i for i in ids if ids.count(i) > 1})
             raise ValueError(f"room ids used twice: {', '.join(twice)}")
 
+    @classmethod
+    def deferred(cls, load: Callable[[], Rooms]) -> Rooms:
+        """Rooms that ``load()`` themselves on first use (and again if that fails)."""
+        rooms = cls(())
+        rooms._load = load
+        return rooms
+
+    def _loaded(self) -> Rooms:
+        if self._load is not None:
+            with self._lock:
+                if self._load is not None:
+                    loaded = self._load()
+                    self._rooms, self._by_id = loaded._rooms, loaded._by_id
+                    self._load = None
+        return self
+
     @property
     def ids(self) -> tuple[str, ...]:
-        return tuple(self._by_id)
+        return tuple(self._loaded()._by_id)
 
     def get(self, room_id: str) -> Room:
         """The room ``room_id``; :class:`UnknownRoom` if there is none."""
         try:
-            return self._by_id[room_id]
+            return self._loaded()._by_id[room_id]
         except (KeyError, TypeError):
             raise UnknownRoom(room_id, self.ids) from None
 
     def __contains__(self, room_id: object) -> bool:
-        return isinstance(room_id, str) and room_id in self._by_id
+        return isinstance(room_id, str) and room_id in self._loaded()._by_id
 
     def __iter__(self) -> Iterator[Room]:
-        return iter(self._rooms)
+        return iter(self._loaded()._rooms)
 
     def __len__(self) -> int:
-        return len(self._rooms)
+        return len(self._loaded()._rooms)
 
     def __repr__(self) -> str:
+        if self._load is not None:
+            return "Rooms(not loaded yet)"
         return f"Rooms({', '.join(self.ids)})"
 
     def to_public(self) -> list[dict[str, Any]]:
         """The ``rooms`` list of the ``rooms`` frame."""
-        return [room.to_public() for room in self._rooms]
+        return [room.to_public() for room in self._loaded()._rooms]
 
 
 # -- loading -------------------------------------------------------------------------------
@@ -346,107 +301,13 @@ def load_rooms(path: str | Path | None = None) -> Rooms:
 
 def parse_rooms_yaml(text: str, source: str = "(text)") -> Rooms:
     """Validate rooms configuration text (YAML); ``source`` names it in errors."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise RoomsConfigError(source, [f"not valid YAML: {exc}"]) from exc
-    return parse_rooms(data, source)
+    from numbridge.club import rooms_config
+
+    return rooms_config.parse_rooms_yaml(text, source)
 
 
 def parse_rooms(data: object, source: str = "(data)") -> Rooms:
     """Validate a rooms configuration already parsed into plain data."""
-    if not isinstance(data, dict) or set(data) != {"rooms"}:
-        raise RoomsConfigError(source, ["the file must hold one key, `rooms`: a list of rooms"])
-    entries = data["rooms"]
-    if not isinstance(entries, list) or not entries:
-        raise RoomsConfigError(source, ["`rooms` must be a non-empty list of rooms"])
+    from numbridge.club import rooms_config
 
-    problems: list[str] = []
-    specs: dict[str, _RoomSpec] = {}
-    for number, entry in enumerate(entries, start=1):
-        room_id = entry.get("id") if isinstance(entry, dict) else None
-        label = f"room {room_id!r}" if isinstance(room_id, str) else f"room #{number}"
-        try:
-            spec = _RoomSpec.model_validate(entry)
-        except ValidationError as exc:
-            problems.extend(_describe(label, exc))
-            continue
-        if spec.id in specs:
-            problems.append(f"{label}: id: another room has the id {spec.id!r}")
-            continue
-        specs[spec.id] = spec
-
-    known_ids = {e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
-    rooms: list[Room] = []
-    for spec in specs.values():
-        label = f"room {spec.id!r}"
-        resolved: dict[str, dict[str, Any]] = {}
-        for variant in spec.variants:
-            try:
-                resolved[variant] = _resolve(specs, known_ids, spec.id, variant, ())
-            except _Unresolved as exc:
-                problems.append(f"{label}: variants.{variant}.like: {exc}")
-        if len(resolved) != len(spec.variants):
-            continue
-        raw = spec.model_dump(exclude={"variants"}) | {"variants": resolved}
-        try:
-            rooms.append(Room.model_validate(raw))
-        except ValidationError as exc:
-            problems.extend(_describe(label, exc, _inherited_note(spec)))
-
-    if problems:
-        raise RoomsConfigError(source, problems)
-    return Rooms(rooms)
-
-
-class _Unresolved(Exception):
-    pass
-
-
-def _resolve(
-    specs: Mapping[str, _RoomSpec],
-    known_ids: set[str],
-    room_id: str,
-    variant: Variant,
-    trail: tuple[str, ...],
-) -> dict[str, Any]:
-    """The explicit settings of ``variant`` in room ``room_id``, following ``like``."""
-    spec = specs[room_id].variants[variant]
-    base: dict[str, Any] = {}
-    if spec.like is not None:
-        target = spec.like
-        if target in trail or target == room_id:
-            chain = " → ".join((*trail, room_id, target))
-            raise _Unresolved(f"`like` goes round in a circle: {chain}")
-        if target not in specs:
-            if target in known_ids:
-                raise _Unresolved(f"room {target!r} is itself invalid (see its problems)")
-            raise _Unresolved(f"there is no room {target!r}")
-        if variant not in specs[target].variants:
-            raise _Unresolved(f"room {target!r} does not offer {variant}")
-        base = _resolve(specs, known_ids, target, variant, (*trail, room_id))
-    own = spec.model_dump(exclude={"like"}, exclude_none=True)
-    return base | own | {"variant": variant}
-
-
-def _inherited_note(spec: _RoomSpec) -> Mapping[str, str]:
-    return {
-        variant: f" (with `like: {vs.like}`)"
-        for variant, vs in spec.variants.items()
-        if vs.like is not None
-    }
-
-
-def _describe(
-    label: str, exc: ValidationError, notes: Mapping[str, str] | None = None
-) -> list[str]:
-    out = []
-    for err in exc.errors(include_url=False):
-        loc = err["loc"]
-        where = ".".join(str(part) for part in loc) or "(room)"
-        msg = err["msg"].removeprefix("Value error, ")
-        note = ""
-        if notes and len(loc) >= 2 and loc[0] == "variants":
-            note = notes.get(str(loc[1]), "")
-        out.append(f"{label}: {where}: {msg}{note}")
-    return out
+    return rooms_config.parse_rooms(data, source)

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import boto3
 
@@ -25,6 +25,10 @@ from numbridge.store.games import Games
 from numbridge.store.port import Store
 from numbridge.store.receipts import Receipts
 
+if TYPE_CHECKING:
+    from numbridge.auth import TokenKeys
+    from numbridge.cognito import CognitoVerifier
+
 
 def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
@@ -35,12 +39,14 @@ class Services:
     store: Store
     management: Any  # boto3 apigatewaymanagementapi client
     timers: Timers
-    token_secret: Callable[[], str]
+    token_secret: Callable[[], TokenKeys]
     rooms: Rooms
     clock: Callable[[], int] = wall_clock_ms
     # Production deals and shuffles from the OS's unpredictable source.
     rng: random.Random = field(default_factory=secrets.SystemRandom)
     deal_budget_s: float = 8.0
+    # Cognito sign-in, when the stack enables it (numbridge.cognito).
+    cognito: CognitoVerifier | None = None
 
     @cached_property
     def games(self) -> Games:
@@ -78,7 +84,9 @@ class Services:
 def from_environment() -> Services:
     """Everything from the Lambda (or local runtime) environment; see docs/design.md."""
     from numbridge.auth import token_secret
+    from numbridge.cognito import CognitoPool, CognitoVerifier
 
+    pool = CognitoPool.from_environment()
     return Services(
         store=DynamoStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
         management=boto3.client(
@@ -86,7 +94,8 @@ def from_environment() -> Services:
         ),
         timers=SqsTimers(boto3.client("sqs"), os.environ["TIMER_QUEUE_URL"]),
         token_secret=token_secret,
-        rooms=load_rooms(),
+        rooms=Rooms.deferred(load_rooms),
+        cognito=CognitoVerifier(pool) if pool else None,
     )
 
 

@@ -12,14 +12,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from aws_lambda_powertools.utilities.parser import parse
-from aws_lambda_powertools.utilities.parser.models import (
-    APIGatewayWebSocketConnectEventModel,
-    APIGatewayWebSocketDisconnectEventModel,
-)
-from pydantic import Field
-
-from numbridge.auth import InvalidToken, verify_token
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import actions as act
 from numbridge.service import lobby, play
@@ -44,34 +36,7 @@ MUTATING: frozenset[type[act.Request]] = frozenset(
 )
 
 
-class ConnectEvent(APIGatewayWebSocketConnectEventModel):
-    query: dict[str, str] | None = Field(None, alias="queryStringParameters")
-
-
-# --- $connect / $disconnect ---------------------------------------------------
-
-
-def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
-    parsed = parse(event=event, model=ConnectEvent)
-    connection_id = parsed.request_context.connection_id
-    token = (parsed.query or {}).get("token")
-    try:
-        player = verify_token(token, svc.token_secret())
-    except InvalidToken as exc:
-        logger.info("connection refused", extra={"reason": str(exc)})
-        return {"statusCode": 401 if not token else 403, "body": "invalid or missing token"}
-    svc.connections.add(connection_id, player, svc.clock())
-    logger.append_keys(player=player)
-    logger.info("connected", extra={"connection": connection_id})
-    return {"statusCode": 200}
-
-
-def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
-    parsed = parse(event=event, model=APIGatewayWebSocketDisconnectEventModel)
-    player = svc.connections.remove(parsed.request_context.connection_id)
-    logger.info("disconnected", extra={"player": player,
-                                       "code": parsed.request_context.disconnect_status_code})
-    return {"statusCode": 200}
+# $connect and $disconnect: numbridge.service.sessions.
 
 
 # --- messages -------------------------------------------------------------------

@@ -1,0 +1,9 @@
+"""The Lambda entry points, one module per kind, so that each function imports
+only what it runs: ``functions/<name>/app.py`` re-exports one ``handler``.
+
+- :mod:`.connect`, :mod:`.disconnect`: ``$connect`` / ``$disconnect``
+  (tokens and connections; no protocol, no rules);
+- :mod:`.message`: every client frame (the lobby, deal and move functions);
+- :mod:`.timeout`: per-turn timers from SQS and the one-minute sweep;
+- :mod:`.signup`: Cognito's pre-sign-up check of a new username.
+"""

@@ -1,0 +1,48 @@
+"""$connect and $disconnect: a connection is bound to the player its token names.
+
+These read the two fields they need straight from the event instead of
+through the Powertools parser models: the connect and disconnect functions
+then import neither pydantic nor the protocol (the events the local gateway
+makes are checked against those models in its tests).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from numbridge.auth import AuthUnavailable, InvalidToken, verify_player
+from numbridge.service.observability import logger
+
+if TYPE_CHECKING:
+    from numbridge.service.context import Services
+
+
+def _connection_id(event: dict[str, Any]) -> str:
+    connection_id = (event.get("requestContext") or {}).get("connectionId")
+    if not isinstance(connection_id, str) or not connection_id:
+        raise ValueError("not an API Gateway WebSocket event: no requestContext.connectionId")
+    return connection_id
+
+
+def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
+    connection_id = _connection_id(event)
+    token = (event.get("queryStringParameters") or {}).get("token")
+    try:
+        player = verify_player(token, svc.token_secret, svc.cognito)
+    except InvalidToken as exc:
+        logger.info("connection refused", extra={"reason": str(exc)})
+        return {"statusCode": 401 if not token else 403, "body": "invalid or missing token"}
+    except AuthUnavailable:
+        logger.exception("tokens cannot be checked now")
+        return {"statusCode": 503, "body": "sign-in is unavailable; retry shortly"}
+    svc.connections.add(connection_id, player, svc.clock())
+    logger.append_keys(player=player)
+    logger.info("connected", extra={"connection": connection_id})
+    return {"statusCode": 200}
+
+
+def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
+    player = svc.connections.remove(_connection_id(event))
+    code = (event.get("requestContext") or {}).get("disconnectStatusCode")
+    logger.info("disconnected", extra={"player": player, "code": code})
+    return {"statusCode": 200}
