@@ -4,7 +4,8 @@ Earlier versions kept the club in moto's memory and saved it every 2 s to
 ``snapshot.json``: every item of every table in DynamoDB's JSON. On the first
 start with a database, its game-table items are written into the store (not
 connections: no socket survives a restart; not the old idempotency records:
-receipts replace them), deadlines moved onto the sharded index, and the file
+receipts replace them), deadlines moved onto the sharded index, the leaderboard index put in rank
+order, and the file
 renamed ``snapshot.json.imported`` so it is never read twice.
 """
 
@@ -16,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from numbridge.club.ratings import PROVISIONAL_RD
 from numbridge.store import keys
 from numbridge.store.dynamodb import from_item
 from numbridge.store.port import MAX_TRANSACTION_ITEMS, Item, Put, Store
@@ -39,7 +41,17 @@ def _items(snapshot: dict[str, Any]) -> Iterator[Item]:
             continue
         if str(item.get("gsi1pk", "")).startswith("DEADLINE#"):
             item["gsi1pk"] = keys.deadline_shard(keys.game_id_of(str(item["pk"])))
+        if str(item["sk"]).startswith("RATING#"):
+            item.update(_ranked(item))
         yield item
+
+
+def _ranked(rating: Item) -> Item:
+    """The leaderboard index ordered by rank, as ratings are written now."""
+    name = str(rating["pk"]).removeprefix("PLAYER#")
+    provisional = int(rating["rd_e6"]) / 1e6 > PROVISIONAL_RD
+    return {"name": name,
+            "gsi1sk": keys.leaderboard_rank(provisional, int(rating["rating_e6"]), name)}
 
 
 def import_snapshot(data_dir: Path, store: Store) -> int:

@@ -24,6 +24,8 @@ from numbridge.protocol.wire import FrameRefused, load_object
 from numbridge.rules.seats import BlockKind, Variant
 
 RequestId = Annotated[StrictStr, Field(min_length=1, max_length=64)]
+Cursor = Annotated[StrictStr, Field(min_length=1, max_length=1024,
+                                    description="the `next` of the previous page")]
 Name = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Cell = tuple[StrictInt, StrictInt]
 VariantName = Variant
@@ -62,6 +64,7 @@ class Propose(Request):
 class Proposals(Request):
     action: Literal["proposals"]
     room: Name | None = None
+    after: Cursor | None = None
 
 
 class Withdraw(Request):
@@ -76,6 +79,7 @@ class Accept(Request):
 
 class Games(Request):
     action: Literal["games"]
+    after: Cursor | None = None
 
 
 class Record(GameRequest):
@@ -85,6 +89,7 @@ class Record(GameRequest):
 class Leaderboard(Request):
     action: Literal["leaderboard"]
     variant: VariantName
+    after: Cursor | None = None
 
 
 # --- in game -----------------------------------------------------------------

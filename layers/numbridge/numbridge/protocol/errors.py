@@ -27,10 +27,12 @@ ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 class ProtocolError(Exception):
     """A request refused with a protocol error code; nothing was changed."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str,
+                 retry_after_ms: int | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code: ErrorCode = code
         self.message = message
+        self.retry_after_ms = retry_after_ms
 
     @classmethod
     def of(cls, code: str, message: str) -> ProtocolError:

@@ -31,6 +31,8 @@ class Error(Frame):
     id: str | None = Field(description="the request's id; null if the frame had none")
     code: ErrorCode
     message: str
+    retry_after_ms: int | None = Field(
+        None, description="with rate_limited: when a retry may succeed")
 
 
 class PlayerInfo(BaseModel):
@@ -131,6 +133,7 @@ class ProposalsAnswer(Frame):
     type: Literal["proposals"] = "proposals"
     id: str
     proposals: list[ProposalOut]
+    next: str | None = Field(description="cursor of the next page (`after`); null on the last")
 
 
 class GameSummary(BaseModel):
@@ -148,6 +151,7 @@ class GamesAnswer(Frame):
     type: Literal["games"] = "games"
     id: str
     games: list[GameSummary]
+    next: str | None = Field(description="cursor of the next page (`after`); null on the last")
 
 
 class RecordAnswer(Frame):
@@ -171,6 +175,7 @@ class LeaderboardAnswer(Frame):
     id: str
     variant: str
     players: list[LeaderboardEntry]
+    next: str | None = Field(description="cursor of the next page (`after`); null on the last")
 
 
 class CandidatesAnswer(Frame):
@@ -215,11 +220,15 @@ def frame(model: BaseModel) -> dict[str, Any]:
     # Pushed frames carry no request id (PROTOCOL.md); errors always carry the field.
     if "id" in data and data["id"] is None and data["type"] != "error":
         del data["id"]
+    if data.get("retry_after_ms", 0) is None:  # only rate_limited says when to retry
+        del data["retry_after_ms"]
     return data
 
 
-def error_frame(request_id: str | None, code: ErrorCode, message: str) -> dict[str, Any]:
-    return frame(Error(id=request_id, code=code, message=message))
+def error_frame(request_id: str | None, code: ErrorCode, message: str,
+                retry_after_ms: int | None = None) -> dict[str, Any]:
+    return frame(Error(id=request_id, code=code, message=message,
+                       retry_after_ms=retry_after_ms))
 
 
 def ack_frame(request_id: str) -> dict[str, Any]:

@@ -28,7 +28,7 @@ TRANSIENT_CODES = frozenset({"conflict", "internal", "rate_limited"})
 
 
 def refused(request_id: str | None, err: ProtocolError) -> Outcome:
-    return Outcome([error_frame(request_id, err.code, err.message)])
+    return Outcome([error_frame(request_id, err.code, err.message, err.retry_after_ms)])
 
 
 def digest(request: act.Request) -> str:

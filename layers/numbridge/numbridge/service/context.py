@@ -17,6 +17,7 @@ import boto3
 
 from numbridge.club.rooms import Rooms, load_rooms
 from numbridge.service.notifier import Notifier
+from numbridge.service.ratelimit import RateLimiter
 from numbridge.service.timers import SqsTimers, Timers
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections
@@ -47,6 +48,7 @@ class Services:
     deal_budget_s: float = 8.0
     # Cognito sign-in, when the stack enables it (numbridge.cognito).
     cognito: CognitoVerifier | None = None
+    limiter: RateLimiter = field(default_factory=RateLimiter)
 
     @cached_property
     def games(self) -> Games:

@@ -71,6 +71,11 @@ class MessageHandler:
             return refused(request.id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
         logger.append_keys(player=player)
+        wait_ms = self.svc.limiter.take(player, self.svc.clock())
+        if wait_ms is not None:
+            count("RateLimited")
+            return refused(request.id, ProtocolError(
+                "rate_limited", f"too many requests: retry in {wait_ms} ms", wait_ms))
         if isinstance(request, act.GameRequest):
             logger.append_keys(game=request.game)
         use_case = USE_CASES[type(request)]

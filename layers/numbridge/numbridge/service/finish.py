@@ -57,7 +57,7 @@ def _rating_writes(svc: Services, state: rules.GameState,
             state.players[seat], variant,
             {"rating": new.rating, "rd": new.rd, "volatility": new.volatility},
             games=(row["games"] if row else 0) + 1,
-            expected_rv=row["rv"] if row else None,
+            expected_rv=row["rv"] if row else None, provisional=is_provisional(new),
         ))
         extras[seat]["rating"] = {
             "before": round(before[seat].rating, 1), "after": round(new.rating, 1),

@@ -14,12 +14,13 @@ from numbridge.protocol import ProtocolError, ack_frame
 from numbridge.protocol import actions as act
 from numbridge.rules.geometry import Layout
 from numbridge.rules.seats import SEATS
+from numbridge.service import pages
 from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
 from numbridge.service.observability import MetricUnit, count, logger, measure
 from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.views import state_frame
-from numbridge.store.club import Proposals
+from numbridge.store.club import PROPOSALS_PER_PLAYER, Proposals, StoredProposal, lapsed
 
 
 def rooms(svc: Services, player: str, request: act.Rooms) -> Outcome:
@@ -50,36 +51,55 @@ def propose(svc: Services, player: str, request: act.Propose) -> Outcome:
     asked = request.model_dump(include={"blocks", "clues", "highlighting", "rated", "colour",
                                         "variant"})
     options = _options(room, asked)
+    now = svc.clock()
+    slots = svc.proposals.slots(player)
+    open_slots = {slot.n for slot in slots if slot.expires_ms > now}
+    if len(open_slots) >= PROPOSALS_PER_PLAYER:
+        raise ProtocolError("illegal", f"at most {PROPOSALS_PER_PLAYER} open proposals each: "
+                                       "withdraw one (each lapses an hour after it was made)")
+    free = min(set(range(PROPOSALS_PER_PLAYER)) - open_slots)
     proposal = {
         "id": f"p-{uuid.uuid4().hex[:12]}", "room": room.id, "by": player,
         "variant": options.variant, "blocks": options.blocks, "clues": options.clues,
         "highlighting": options.highlighting, "rated": options.rated,
-        "colour": request.colour, "created_ms": svc.clock(),
+        "colour": request.colour, "created_ms": now,
     }
+    lapsed_slot = next((slot for slot in slots if slot.n == free), None)
     return Outcome([{"type": "proposal", "id": request.id, "proposal": proposal}],
-                   writes=[Proposals.add_write(proposal)])
+                   writes=Proposals.add_writes(proposal, free, lapsed_slot))
 
 
 def proposals(svc: Services, player: str, request: act.Proposals) -> Outcome:
     room_ids = [_room(svc, request.room).id] if request.room else list(svc.rooms.ids)
-    found = [p for room_id in room_ids for p in svc.proposals.in_room(room_id)]
-    return Outcome([{"type": "proposals", "id": request.id, "proposals": found}])
+    now = svc.clock()
+    found, following = pages.across(
+        room_ids, lambda room, limit, after: svc.proposals.in_room(room, limit=limit,
+                                                                   after=after),
+        request.after, keep=lambda proposal: not lapsed(proposal, now))
+    return Outcome([{"type": "proposals", "id": request.id, "proposals": found,
+                     "next": following}])
+
+
+def _open_proposal(svc: Services, proposal_id: str) -> StoredProposal:
+    stored = svc.proposals.get(proposal_id)
+    if stored is None:
+        raise ProtocolError("not_found", f"no open proposal {proposal_id!r}")
+    if lapsed(stored.proposal, svc.clock()):
+        raise ProtocolError("not_found", f"proposal {proposal_id!r} lapsed (after an hour)")
+    return stored
 
 
 def withdraw(svc: Services, player: str, request: act.Withdraw) -> Outcome:
-    proposal = svc.proposals.get(request.proposal)
-    if proposal is None:
-        raise ProtocolError("not_found", f"no open proposal {request.proposal!r}")
-    if proposal["by"] != player:
+    stored = _open_proposal(svc, request.proposal)
+    if stored.proposal["by"] != player:
         raise ProtocolError("unauthorized", "only its author can withdraw a proposal")
-    return Outcome([ack_frame(request.id)], writes=[Proposals.remove_write(request.proposal)])
+    return Outcome([ack_frame(request.id)], writes=svc.proposals.remove_writes(stored))
 
 
 def accept(svc: Services, player: str, request: act.Accept) -> Outcome:
     """Deal the board, seat both players and tell them (the only path to python-sat)."""
-    proposal = svc.proposals.get(request.proposal)
-    if proposal is None:
-        raise ProtocolError("not_found", f"no open proposal {request.proposal!r}")
+    stored = _open_proposal(svc, request.proposal)
+    proposal = stored.proposal
     room = _room(svc, proposal["room"])
     options = _options(room, proposal)
     try:
@@ -87,12 +107,12 @@ def accept(svc: Services, player: str, request: act.Accept) -> Outcome:
     except ProposalRejected as exc:
         raise ProtocolError("illegal", str(exc)) from exc
     board = _deal(svc, options)
-    game_id = f"g-{uuid.uuid4().hex[:16]}"
     now = svc.clock()
+    game_id = new_game_id(now)
     state = rules.new_game(game_id, options, board, players, svc.rng, now)
     deadline = rules.next_deadline(state)
     writes = [
-        Proposals.remove_write(request.proposal),
+        *svc.proposals.remove_writes(stored),
         svc.games.state_put(
             game_id, state.to_dict(), v=state.v, turn=state.turn,
             step=state.moves_left_in_pair, status=state.status, players=players,
@@ -122,9 +142,16 @@ def _deal(svc: Services, options: rules.GameOptions) -> rules.Board:
     return rules.Board(layout=layout, givens=dealt.givens, solution=dealt.solution)
 
 
+def new_game_id(now_ms: int) -> str:
+    """Unguessable, and in order of creation (the ``games`` list is newest first)."""
+    return f"g-{now_ms:011x}{uuid.uuid4().hex[:10]}"
+
+
 def games(svc: Services, player: str, request: act.Games) -> Outcome:
-    listed = sorted(svc.player_games.of_player(player), key=lambda g: -g["updated_ms"])
-    return Outcome([{"type": "games", "id": request.id, "games": listed}])
+    listed, following = pages.one_page(
+        lambda limit, after: svc.player_games.of_player(player, limit=limit, after=after),
+        request.after)
+    return Outcome([{"type": "games", "id": request.id, "games": listed, "next": following}])
 
 
 def record(svc: Services, player: str, request: act.Record) -> Outcome:
@@ -137,12 +164,12 @@ def record(svc: Services, player: str, request: act.Record) -> Outcome:
 
 
 def leaderboard(svc: Services, player: str, request: act.Leaderboard) -> Outcome:
-    rows = svc.ratings.leaderboard(request.variant)
-    players = sorted(
-        ({**row, "provisional": is_provisional(Rating(row["rating"], row["rd"],
-                                                      row["volatility"]))}
-         for row in rows),
-        key=lambda r: (r["provisional"], -r["rating"], r["name"]),
-    )
+    rows, following = pages.one_page(
+        lambda limit, after: svc.ratings.leaderboard(request.variant, limit=limit,
+                                                     after=after),
+        request.after)
+    players = [{**row, "provisional": is_provisional(Rating(row["rating"], row["rd"],
+                                                            row["volatility"]))}
+               for row in rows]
     return Outcome([{"type": "leaderboard", "id": request.id, "variant": request.variant,
-                     "players": players}])
+                     "players": players, "next": following}])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from numbridge.store import keys
@@ -11,39 +12,85 @@ from numbridge.store.port import Absent, Delete, Equals, KeyRange, Present, Put,
 RATING_FIELDS = ("rating", "rd", "volatility")
 
 
+PROPOSALS_PER_PLAYER = 5
+PROPOSAL_TTL_MS = 3600 * 1000
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One of a player's open-proposal slots: which proposal holds it, until when."""
+
+    n: int
+    proposal: str
+    expires_ms: int
+
+
+@dataclass(frozen=True)
+class StoredProposal:
+    proposal: dict[str, Any]  # as the clients see it
+    slot: int | None  # None: made before proposals held slots
+
+
+def lapsed(proposal: dict[str, Any], now_ms: int) -> bool:
+    return bool(proposal["created_ms"] + PROPOSAL_TTL_MS <= now_ms)
+
+
 class Proposals:
+    """Open proposals, by room; each also holds one of its author's five slots, so
+    that the limit holds under concurrent proposes (a slot is taken conditionally)."""
+
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def add(self, proposal: dict[str, Any]) -> None:
-        self.store.put(self.add_write(proposal).item, Absent())
-
     @staticmethod
-    def add_write(proposal: dict[str, Any]) -> Put:
+    def add_writes(proposal: dict[str, Any], slot: int, replacing: Slot | None) -> list[Write]:
         pid, room = proposal["id"], proposal["room"]
-        return Put({"pk": keys.proposal(pid), "sk": keys.PROPOSAL, "gsi1pk": keys.room(room),
-                    "gsi1sk": keys.proposal_order(proposal["created_ms"], pid),
-                    "proposal": json.dumps(proposal)}, Absent())
+        expires_ms = proposal["created_ms"] + PROPOSAL_TTL_MS
+        expires_s = expires_ms // 1000 + 1
+        taken = Absent() if replacing is None else Equals({"proposal": replacing.proposal})
+        return [
+            Put({"pk": keys.proposal(pid), "sk": keys.PROPOSAL, "gsi1pk": keys.room(room),
+                 "gsi1sk": keys.proposal_order(proposal["created_ms"], pid),
+                 "proposal": json.dumps(proposal), "slot": slot, "expires_at": expires_s},
+                Absent()),
+            Put({"pk": keys.player(proposal["by"]), "sk": keys.proposal_slot(slot),
+                 "proposal": pid, "expires_ms": expires_ms, "expires_at": expires_s}, taken),
+        ]
 
-    def get(self, pid: str) -> dict[str, Any] | None:
+    def slots(self, player: str) -> list[Slot]:
+        page = self.store.query(keys.player(player), KeyRange(prefix=keys.SLOT_PREFIX))
+        return [Slot(int(str(i["sk"]).removeprefix(keys.SLOT_PREFIX)), str(i["proposal"]),
+                     int(i["expires_ms"])) for i in page.items]
+
+    def get(self, pid: str) -> StoredProposal | None:
         item = self.store.get(keys.proposal(pid), keys.PROPOSAL)
-        return None if item is None else dict(json.loads(str(item["proposal"])))
+        if item is None:
+            return None
+        slot = item.get("slot")
+        return StoredProposal(dict(json.loads(str(item["proposal"]))),
+                              None if slot is None else int(slot))
 
-    def in_room(self, room: str) -> list[dict[str, Any]]:
-        page = self.store.query(keys.room(room), index=True)
-        return [json.loads(str(i["proposal"])) for i in page.items]
+    def in_room(self, room: str, *, limit: int | None = None,
+                after: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        page = self.store.query(keys.room(room), index=True, limit=limit, after=after)
+        return [json.loads(str(i["proposal"])) for i in page.items], page.next
 
-    def remove(self, pid: str) -> None:
-        """Delete a proposal that must still exist (ConflictError if it is gone)."""
-        self.store.delete(keys.proposal(pid), keys.PROPOSAL, Present())
-
-    @staticmethod
-    def remove_write(pid: str) -> Write:
-        return Delete(keys.proposal(pid), keys.PROPOSAL, Present())
+    def remove_writes(self, stored: StoredProposal) -> list[Write]:
+        """Delete a proposal that must still exist, and free its author's slot (unless a
+        newer proposal took it over after this one lapsed)."""
+        pid, by = stored.proposal["id"], stored.proposal["by"]
+        writes: list[Write] = [Delete(keys.proposal(pid), keys.PROPOSAL, Present())]
+        if stored.slot is not None and any(
+            s.n == stored.slot and s.proposal == pid for s in self.slots(by)
+        ):
+            writes.append(Delete(keys.player(by), keys.proposal_slot(stored.slot),
+                                 Equals({"proposal": pid})))
+        return writes
 
 
 class PlayerGames:
-    """One item per (player, game): what ``games`` lists."""
+    """One item per (player, game): what ``games`` lists, newest game first (game ids
+    begin with their creation time)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -53,9 +100,11 @@ class PlayerGames:
         return Put({"pk": keys.player(player), "sk": keys.player_game(game_id),
                     "summary": json.dumps(summary)})
 
-    def of_player(self, player: str) -> list[dict[str, Any]]:
-        page = self.store.query(keys.player(player), KeyRange(prefix=keys.GAME_PREFIX))
-        return [json.loads(str(i["summary"])) for i in page.items]
+    def of_player(self, player: str, *, limit: int | None = None,
+                  after: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        page = self.store.query(keys.player(player), KeyRange(prefix=keys.GAME_PREFIX),
+                                limit=limit, after=after, forward=False)
+        return [json.loads(str(i["summary"])) for i in page.items], page.next
 
 
 class Ratings:
@@ -73,23 +122,28 @@ class Ratings:
 
     @staticmethod
     def put_write(player: str, variant: str, rating: dict[str, float], games: int,
-                  expected_rv: int | None) -> Write:
+                  expected_rv: int | None, provisional: bool) -> Write:
         # Floats are stored as scaled integers: exact in both stores.
+        scaled = {f"{f}_e6": round(rating[f] * 1e6) for f in RATING_FIELDS}
         values: dict[str, str | int] = {
             "pk": keys.player(player), "sk": keys.rating(variant),
-            "gsi1pk": keys.leaderboard(variant), "gsi1sk": player,
-            "rv": (expected_rv or 0) + 1, "games": games,
-            **{f"{f}_e6": round(rating[f] * 1e6) for f in RATING_FIELDS},
+            "gsi1pk": keys.leaderboard(variant),
+            "gsi1sk": keys.leaderboard_rank(provisional, scaled["rating_e6"], player),
+            "name": player, "rv": (expected_rv or 0) + 1, "games": games, **scaled,
         }
         if expected_rv is None:
             return Put(values, Absent())
         return Put(values, Equals({"rv": expected_rv}))
 
-    def leaderboard(self, variant: str) -> list[dict[str, Any]]:
-        page = self.store.query(keys.leaderboard(variant), index=True)
-        return [{"name": item["gsi1sk"], "games": item["games"],
+    def leaderboard(self, variant: str, *, limit: int | None = None,
+                    after: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+        """In the leaderboard's order (established first, then by rating)."""
+        page = self.store.query(keys.leaderboard(variant), index=True, limit=limit,
+                                after=after)
+        rows = [{"name": str(item["name"]), "games": item["games"],
                  **{f: int(item[f"{f}_e6"]) / 1e6 for f in RATING_FIELDS}}
                 for item in page.items]
+        return rows, page.next
 
 
 class Archive:

@@ -6,8 +6,9 @@
 | game event | ``GAME#g`` | ``EV#000000017`` | |
 | archive record | ``GAME#g`` | ``RECORD`` | |
 | proposal | ``PROPOSAL#p`` | ``PROPOSAL`` | ``ROOM#r`` / created#p |
+| a player's proposal slot | ``PLAYER#a`` | ``SLOT#0`` … ``SLOT#4`` | |
 | a player's game | ``PLAYER#a`` | ``GAME#g`` | |
-| rating | ``PLAYER#a`` | ``RATING#variant`` | ``LEADERBOARD#variant`` / name |
+| rating | ``PLAYER#a`` | ``RATING#variant`` | ``LEADERBOARD#variant`` / rank#name |
 | connection | ``CONN#c`` | ``CONN`` | |
 | a player's connection | ``PLAYER#a`` | ``CONN#c`` | |
 | request receipt | ``REQ#a`` | ``ID#request-id`` | |
@@ -73,6 +74,19 @@ def room(room_id: str) -> str:
 
 def proposal_order(created_ms: int, proposal_id: str) -> str:
     return f"PROPOSAL#{created_ms:015d}#{proposal_id}"
+
+
+SLOT_PREFIX = "SLOT#"
+
+
+def proposal_slot(n: int) -> str:
+    return f"{SLOT_PREFIX}{n}"
+
+
+def leaderboard_rank(provisional: bool, rating_e6: int, name: str) -> str:
+    """Ascending order is the leaderboard's: established players first, then by rating
+    (highest first), then by name."""
+    return f"{int(provisional)}#{10**13 - rating_e6:014d}#{name}"
 
 
 def connection(connection_id: str) -> str:

@@ -1,0 +1,46 @@
+"""A per-player request rate limit: a token bucket for each player, in this process.
+
+Every runtime applies it the same way, in the message handler, before any
+store read: a burst of :data:`BURST` requests, then :data:`PER_SECOND` a
+second. Beyond that the answer is ``rate_limited`` with ``retry_after_ms``.
+
+In AWS each Lambda container keeps its own buckets, so a player spread over
+N warm containers gets up to N times the rate; API Gateway's stage throttling
+(template.yaml) caps the total. A limit exact across containers would cost a
+conditional write per request (docs/design.md weighs it).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+BURST = 40
+PER_SECOND = 20.0
+MAX_PLAYERS = 50_000  # buckets kept; the least recently seen go first
+
+
+class RateLimiter:
+    def __init__(self, burst: int = BURST, per_second: float = PER_SECOND,
+                 max_players: int = MAX_PLAYERS) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.max_players = max_players
+        self._buckets: OrderedDict[str, tuple[float, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, player: str, now_ms: int) -> int | None:
+        """Spend one request of ``player``'s; None if allowed, else ms until the next."""
+        with self._lock:
+            tokens, at_ms = self._buckets.pop(player, (float(self.burst), now_ms))
+            tokens = min(float(self.burst),
+                         tokens + max(0, now_ms - at_ms) * self.per_second / 1000)
+            allowed = tokens >= 1
+            if allowed:
+                tokens -= 1
+            self._buckets[player] = (tokens, now_ms)
+            if len(self._buckets) > self.max_players:
+                self._buckets.popitem(last=False)
+            if allowed:
+                return None
+            return max(1, int((1 - tokens) * 1000 / self.per_second) + 1)
