@@ -9,7 +9,8 @@ and variant, and the think time per move (one ``decide`` call that returned
 an action) per level: p50, p95, p99, max.
 
 Targets: strong beats normal >= 70 %, normal beats easy >= 70 %, strong thinks
-<= 200 ms at p95. ``BENCH_BOT_SEED`` makes a run reproducible (default 1).
+<= 200 ms at p95. ``BENCH_BOT_SEED`` makes a run reproducible (default 1); ``BENCH_BOT_VARIANTS``
+and ``BENCH_BOT_PAIRINGS`` (e.g. ``"blitz"``, ``"strong-normal"``) run a part.
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ from numbridge.rules.seats import SEATS, Seat, Variant
 
 GAMES = int(os.environ.get("BENCH_BOT_GAMES", "50"))
 SEED = int(os.environ.get("BENCH_BOT_SEED", "1"))
-VARIANTS: tuple[Variant, ...] = ("bridge", "blitz", "domains")
-PAIRINGS: tuple[tuple[Level, Level], ...] = (
-    ("strong", "normal"),
-    ("normal", "easy"),
-    ("strong", "easy"),
+# BENCH_BOT_VARIANTS="blitz domains", BENCH_BOT_PAIRINGS="strong-normal": a part only.
+VARIANTS: tuple[Variant, ...] = tuple(
+    os.environ.get("BENCH_BOT_VARIANTS", "bridge blitz domains").split()  # type: ignore[arg-type]
+)
+PAIRINGS: tuple[tuple[Level, Level], ...] = tuple(
+    tuple(p.split("-"))  # type: ignore[misc]
+    for p in os.environ.get("BENCH_BOT_PAIRINGS", "strong-normal normal-easy strong-easy").split()
 )
 # The rooms' defaults (RULES.md §11): size, clues, take price, move and game limits.
 ROOMS: dict[Variant, tuple[int, int, int, int, int]] = {
@@ -80,6 +83,7 @@ class Tally:
     games: int = 0
     actions: list[int] = field(default_factory=list)
     mistakes: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    exchanges: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
 def timed(level: Level, rng: random.Random, times: dict[Level, list[float]]) -> Any:
@@ -115,6 +119,9 @@ def run_pairing(
         tally.actions.append(len(result.actions))
         for seat in SEATS:
             tally.mistakes[seats[seat]] += final.side(seat).mistakes
+        for seat, frame in result.actions:
+            if frame["action"] == "exchange":
+                tally.exchanges[seats[seat]] += 1
     return tally
 
 
@@ -125,7 +132,7 @@ def main() -> None:
     times: dict[Level, list[float]] = defaultdict(list)
     by_variant: dict[tuple[Variant, Level], list[float]] = {}
     print(f"{'variant':<9}{'pairing':<17}{'games':>6}{'won':>6}{'lost':>6}{'rate':>7}"
-          f"{'actions':>9}  mistakes per game")
+          f"{'actions':>9}  mistakes/exchanges per game")
     for variant in VARIANTS:
         for levels in PAIRINGS:
             local: dict[Level, list[float]] = defaultdict(list)
@@ -135,7 +142,10 @@ def main() -> None:
                 by_variant.setdefault((variant, level), []).extend(values)
             strong, weak = levels
             won, lost = tally.wins[strong], tally.wins[weak]
-            mistakes = "  ".join(f"{lv} {tally.mistakes[lv] / tally.games:.1f}" for lv in levels)
+            mistakes = "  ".join(
+                f"{lv} {tally.mistakes[lv] / tally.games:.1f}/{tally.exchanges[lv] / tally.games:.1f}"
+                for lv in levels
+            )
             print(f"{variant:<9}{strong + '-' + weak:<17}{tally.games:>6}{won:>6}{lost:>6}"
                   f"{won / tally.games:>7.0%}{statistics.mean(tally.actions):>9.1f}"
                   f"  {mistakes}", flush=True)

@@ -76,3 +76,4 @@ def open_blocks(table: Sequence[BlockCount], majority: int) -> list[int]:
     return [
         k for k, b in enumerate(table) if b.mine < majority and b.theirs < majority
     ]
+

@@ -189,7 +189,10 @@ def _domains_won(owners: Sequence[str], blocks: Sequence[int], size: int, me: Se
 
 
 def evaluator(
-    position: Position, level: Level, rng: random.Random, claims: Iterable[int]
+    position: Position,
+    level: Level,
+    rng: random.Random,
+    claims: Iterable[int],
 ) -> Evaluator:
     """The level's evaluator; ``claims`` are the cells the bot can claim this turn."""
     size, me = position.size, position.me
@@ -201,7 +204,7 @@ def evaluator(
             return Majority(blocks, size, me)
         second = position.moves_left_in_pair == 2
         return Playouts(
-            blocks, MARK[me], MARK[other(me)], second, frozenset(claims), rng,
+            blocks, (MARK[me], MARK[other(me)]), second, frozenset(claims), rng,
             steady=Majority(blocks, size, me),
         )
     if level == "easy":
