@@ -142,10 +142,11 @@ def main() -> None:
                 by_variant.setdefault((variant, level), []).extend(values)
             strong, weak = levels
             won, lost = tally.wins[strong], tally.wins[weak]
-            mistakes = "  ".join(
-                f"{lv} {tally.mistakes[lv] / tally.games:.1f}/{tally.exchanges[lv] / tally.games:.1f}"
+            per_game = [
+                (lv, tally.mistakes[lv] / tally.games, tally.exchanges[lv] / tally.games)
                 for lv in levels
-            )
+            ]
+            mistakes = "  ".join(f"{lv} {m:.1f}/{x:.1f}" for lv, m, x in per_game)
             print(f"{variant:<9}{strong + '-' + weak:<17}{tally.games:>6}{won:>6}{lost:>6}"
                   f"{won / tally.games:>7.0%}{statistics.mean(tally.actions):>9.1f}"
                   f"  {mistakes}", flush=True)

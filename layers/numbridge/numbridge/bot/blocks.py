@@ -52,7 +52,8 @@ def block_chance(mine: int, theirs: int, free: int, majority: int) -> float:
     need = majority - mine
     if need > free:
         return 0.0
-    return sum(comb(free, k) for k in range(need, free + 1)) / 2**free
+    ways: int = sum(comb(free, k) for k in range(need, free + 1))
+    return ways / (1 << free)
 
 
 def game_chance(chances: Sequence[float]) -> float:

@@ -49,8 +49,9 @@ def _count_exchanges(knowledge: Knowledge, kind: object, seat: object) -> Knowle
     if not is_seat(seat) or (kind != "exchanged" and kind not in _RUN_ENDS):
         return knowledge
     run = knowledge.exchanges_in_a_row(seat) + 1 if kind == "exchanged" else 0
-    field = "blue_exchanges" if seat == "blue" else "red_exchanges"
-    return replace(knowledge, **{field: run})
+    if seat == "blue":
+        return replace(knowledge, blue_exchanges=run)
+    return replace(knowledge, red_exchanges=run)
 
 
 def observe(knowledge: Knowledge, frame: Mapping[str, Any]) -> Knowledge:

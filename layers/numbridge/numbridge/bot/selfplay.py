@@ -20,7 +20,7 @@ from .knowledge import Knowledge, observe
 
 Player = Callable[[Mapping[str, Any], Knowledge], dict[str, Any] | None]
 
-_SIMPLE: dict[str, type[rules.Action]] = {
+_SIMPLE: dict[str, Callable[[], rules.Action]] = {
     "exchange": rules.Exchange,
     "swap": rules.Swap,
     "resign": rules.Resign,
