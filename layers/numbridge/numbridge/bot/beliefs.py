@@ -7,7 +7,9 @@
 - strong: the public board solved completely.
 
 Every tile in hand has a correct empty cell (RULES.md §3), so a guess always
-has somewhere right to go; its chance is estimated from the candidate sets.
+has somewhere right to go: its chance is one over the number of places left
+for it — easy counts the cell's candidates only, normal and strong also the
+places left for the digit in each unit of the cell.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class Beliefs:
     masks: tuple[int, ...]  # candidate set per cell
     known: dict[int, int]  # empty cell -> the digit known to be right there
     ruled_out: frozenset[tuple[int, int]]  # (cell, digit) known wrong
+    by_units: bool  # whether a guess also counts a digit's places in each unit
 
     def chance(self, cell: int, digit: int) -> float:
         """How likely ``digit`` is right at the empty ``cell``: 1 if known, 0 if excluded."""
@@ -38,6 +41,8 @@ class Beliefs:
             return 0.0
         # the narrowest of: this cell's candidates, and each unit's places for the digit
         widest = self.masks[cell].bit_count()
+        if not self.by_units:
+            return 1.0 / widest
         for unit, cells in zip(self.grid.unit_sets, self.grid.units, strict=True):
             if unit >> cell & 1:
                 places = sum(1 for i in cells if self.masks[i] & b)
@@ -60,4 +65,5 @@ def beliefs(position: Position, ruled_out: set[tuple[int, int]], level: Level) -
         masks=tuple(masks),
         known=known_digits(masks, digits),
         ruled_out=frozenset(ruled_out),
+        by_units=level != "easy",
     )

@@ -139,10 +139,12 @@ def _swaps(
     if len(first) != 1:
         return False
     cell = first[0]
+    r, c = divmod(cell, position.size)
+    on_rim = bool({r, c} & {0, position.size - 1})
     if level == "easy":
-        # easy's rule of thumb: take over any first cell off the board's rim
-        r, c = divmod(cell, position.size)
-        return not {r, c} & {0, position.size - 1}
+        return not on_rim  # easy's rule of thumb: take over any first cell off the rim
+    if level == "normal" and on_rim:
+        return False  # shortest paths overrate edge cells (an acute corner counts a full cell)
     swapped = list(gains.owners)
     swapped[cell] = gains.mine
     worth = gains.judge.value(swapped) - gains.base
@@ -169,7 +171,8 @@ def choose_turn(
     if position.swap_available and _swaps(position, gains, claims, level):
         return Turn("swap")
     gain = gains.of(claims, gains.mine)
-    if level != "easy" and _opening_for_blue(position):
+    pie = level != "easy" and _opening_for_blue(position)
+    if pie:
         # red may take the first cell over: count the worse of the two boards
         swapped = gains.of(claims, gains.theirs)
         gain = {c: min(g, swapped.get(c, g)) for c, g in gain.items()}
@@ -201,7 +204,8 @@ def choose_turn(
             options, forced = blocks, True
     if not options:
         return Turn("exchange") if position.bag > 0 else fallback(position)
-    fish = may_fish and position.bag > 0 and not forced
+    # An exchange on blue's first turn would hand red the first cell with no pie rule.
+    fish = may_fish and position.bag > 0 and not forced and not pie
     rng.shuffle(options)
     best = max(options, key=lambda o: o.worth)
     if fish and _steady_worth(best, fair, beliefs) < FISHING[level] * tempo:
