@@ -51,4 +51,6 @@ def decide(
     frame = turn_frame(position, turn)
     if not is_legal(position, frame):  # a bug: never send what the server must refuse
         frame = turn_frame(position, fallback(position))
+        if not is_legal(position, frame):
+            return None  # nothing is legal: the engine passes such a turn itself
     return frame

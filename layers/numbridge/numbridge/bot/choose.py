@@ -27,6 +27,11 @@ from .position import Level, Position
 FISHING: dict[Level, float] = {"easy": 0.1, "normal": 0.1, "strong": 0.1}
 
 
+# How much of a take's gain a level sees: easy, like a beginner, would rather
+# play the tiles it holds (and guess) than pay for a clue.
+TAKE_SHARE: dict[Level, float] = {"easy": 0.5, "normal": 1.0, "strong": 1.0}
+
+
 @dataclass(frozen=True)
 class Turn:
     kind: Literal["place", "take", "exchange", "swap"]
@@ -192,7 +197,10 @@ def choose_turn(
     ]
     if clues:
         tile, cost = _payment(position, useful, tempo, len(clues) - 1)
-        options += [_Option(Turn("take", cell, tile), gain[cell] - cost) for cell in clues]
+        share = TAKE_SHARE[level]
+        options += [
+            _Option(Turn("take", cell, tile), share * gain[cell] - cost) for cell in clues
+        ]
 
     threat = _threat(position) if level != "easy" else frozenset()
     forced = False
