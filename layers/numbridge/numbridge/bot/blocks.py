@@ -71,10 +71,3 @@ def game_chance(chances: Sequence[float]) -> float:
 def chances(table: Sequence[BlockCount], majority: int) -> list[float]:
     return [block_chance(b.mine, b.theirs, b.free, majority) for b in table]
 
-
-def open_blocks(table: Sequence[BlockCount], majority: int) -> list[int]:
-    """Blocks still undecided that either player may yet win."""
-    return [
-        k for k, b in enumerate(table) if b.mine < majority and b.theirs < majority
-    ]
-

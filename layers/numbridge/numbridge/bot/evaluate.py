@@ -98,7 +98,7 @@ class BothPaths(_ByBoard):
 
 
 # Random fills per board judged: enough to rank cells, within the think-time budget.
-FILLS = {9: 1200, 6: 1200}
+FILLS = 1200
 
 
 class RandomFills:
@@ -113,7 +113,7 @@ class RandomFills:
     def _fills(self, owners: Sequence[str]) -> Fills:
         key = "".join(owners)
         if key not in self._memo:
-            self._memo[key] = fills(owners, self.size, self.me, FILLS[self.size], self.rng)
+            self._memo[key] = fills(owners, self.size, self.me, FILLS, self.rng)
         return self._memo[key]
 
     def value(self, owners: Sequence[str]) -> float:

@@ -72,28 +72,7 @@ def bit(digit: int) -> int:
     return 1 << (digit - 1)
 
 
-def digits_of(mask: int) -> list[int]:
-    """The digits in a candidate set, ascending."""
-    out = []
-    d = 1
-    while mask:
-        if mask & 1:
-            out.append(d)
-        mask >>= 1
-        d += 1
-    return out
-
-
 def only_digit(mask: int) -> int:
     """The digit of a one-digit candidate set."""
     return mask.bit_length()
 
-
-def cells_of(cell_set: int) -> list[int]:
-    """The cell indexes in a set of cells, ascending."""
-    out = []
-    while cell_set:
-        low = cell_set & -cell_set
-        out.append(low.bit_length() - 1)
-        cell_set ^= low
-    return out
