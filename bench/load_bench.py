@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
 QUICK = os.environ.get("BENCH_LOAD_QUICK") == "1"
+FLOOD_PER_CONNECTION = 500  # requests a second on each of the flooder's connections
 Frame = dict[str, Any]
 
 
@@ -86,7 +87,11 @@ class Server:
     def stop(self) -> None:
         if self.process is not None:
             self.process.send_signal(signal.SIGTERM)
-            self.process.wait(60)
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
             self.process = None
 
     def cpu_s(self) -> float:
@@ -121,6 +126,7 @@ class Stats:
     out_of_order: int = 0
     lost: int = 0
     finished: int = 0
+    flooded: int = 0
 
     def count(self, answer: Frame) -> None:
         if answer["type"] == "error":
@@ -293,8 +299,31 @@ HEADER = (f"{'run':<34}{'games':>5}{'act/s':>9}{'ack50':>8}{'ack95':>8}{'ack99':
           f"{'cpu':>7}{'rssMB':>7}")
 
 
+async def _flood(server: Server, connections: int, stop: asyncio.Event,
+                 sent: list[int]) -> None:
+    """One player sending requests on several connections, never waiting for answers."""
+    import websockets
+
+    url = server.url + "?token=" + server.token(f"flooder{Client.generation}")
+
+    async def one(n: int) -> None:
+        async with websockets.connect(url, max_size=None) as ws:
+            async def drain() -> None:
+                async for _ in ws:
+                    pass
+
+            reader = asyncio.create_task(drain())
+            while not stop.is_set():
+                await ws.send(json.dumps({"action": "rooms", "id": f"f{n}-{sent[0]}"}))
+                sent[0] += 1
+                await asyncio.sleep(1 / FLOOD_PER_CONNECTION)
+            reader.cancel()
+
+    await asyncio.gather(*(one(n) for n in range(connections)), return_exceptions=True)
+
+
 async def _run(server: Server, label: str, games: int, think_s: float, seconds: float,
-               room: str) -> Result:
+               room: str, flooders: int = 0) -> Result:
     stats = Stats()
     stop, go = asyncio.Event(), asyncio.Event()
     ready: list[int] = []
@@ -306,10 +335,16 @@ async def _run(server: Server, label: str, games: int, think_s: float, seconds: 
         if failed:
             failed[0].result()
     stats.ack_ms.clear()
+    flood_sent = [0]
+    flood = (asyncio.create_task(_flood(server, flooders, stop, flood_sent))
+             if flooders else None)
     cpu0, t0 = server.cpu_s(), time.monotonic()
     go.set()
     await asyncio.sleep(seconds)
     stop.set()
+    if flood is not None:
+        await flood
+        stats.flooded = flood_sent[0]
     elapsed = time.monotonic() - t0
     cpu = (server.cpu_s() - cpu0) / elapsed
     rss = server.rss_mb()
@@ -323,9 +358,9 @@ async def _run(server: Server, label: str, games: int, think_s: float, seconds: 
 
 
 def run_games(server: Server, label: str, games: int, think_s: float, seconds: float,
-              room: str = "blitz") -> Result:
+              room: str = "blitz", flooders: int = 0) -> Result:
     Client.generation += 1
-    return asyncio.run(_run(server, label, games, think_s, seconds, room))
+    return asyncio.run(_run(server, label, games, think_s, seconds, room, flooders))
 
 
 def prefill(data_dir: Path, finished_games: int) -> int:
@@ -407,6 +442,13 @@ def main() -> None:
             for games in ((1, 5) if QUICK else (1, 2, 5, 20)):
                 curves["players answering at once"].append(
                     show(run_games(server, "sqlite, at once", games, 0.0, seconds)))
+            flooded = show(run_games(server, "sqlite, at once, one player flooding", 10,
+                                     0.0, seconds, flooders=4))
+            slower = (percentile(flooded.stats.ack_ms, .95)
+                      / percentile(baseline.stats.ack_ms, .95))
+            print(f"  the flooder sent {flooded.stats.flooded / seconds:,.0f} requests/s "
+                  f"on 4 connections; the others' ack p95 {slower:.2f}x the run without it",
+                  flush=True)
             for games in ((50, 200) if QUICK else (50, 100, 200)):
                 curves["players thinking 3 s"].append(
                     show(run_games(server, "sqlite, thinking 3 s", games, 3.0, seconds * 2)))

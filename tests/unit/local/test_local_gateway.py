@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -229,3 +230,47 @@ def test_connections_end_after_the_maximum_duration(recorder: Recorder) -> None:
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
         recorder.wait_for("disconnect")
     assert len(recorder.events("move")) == 1
+
+
+def test_a_connection_sending_too_fast_is_read_at_its_pace(recorder: Recorder) -> None:
+    settings = GatewaySettings(frames_per_second=20.0, frame_burst=10, max_queued=1000)
+    with ThreadedGateway(routes(recorder), settings=settings) as running, connect(
+        running.ws_url + "?token=good"
+    ) as ws:
+        started = time.monotonic()
+        for n in range(30):  # 10 at once, then 20 at 20 a second
+            ws.send(json.dumps({"action": "rooms", "id": str(n)}))
+        recorder.wait_for("lobby", 30, timeout=10)
+        elapsed = time.monotonic() - started
+    assert 0.9 <= elapsed <= 3.0, elapsed
+
+
+def test_a_slow_handler_holds_back_reading_not_memory(
+    recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from numbridge.local import gateway as gateway_module
+
+    read: list[str] = []
+    real_select = gateway_module.select_route
+
+    def counted(body: str, routes: Any) -> Any:
+        read.append(body)
+        return real_select(body, routes)
+
+    monkeypatch.setattr(gateway_module, "select_route", counted)
+
+    def slow(event: Event) -> None:
+        time.sleep(0.05)
+
+    settings = GatewaySettings(frames_per_second=None, max_queued=4)
+    table = routes(recorder, rooms=Function("lobby", recorder.handler("slow", slow)))
+    with ThreadedGateway(table, settings=settings) as running, connect(
+        running.ws_url + "?token=good"
+    ) as ws:
+        for n in range(40):
+            ws.send(json.dumps({"action": "rooms", "id": str(n)}))
+        time.sleep(0.5)
+        # Frames are read on only as the handler works through them.
+        assert len(read) <= len(recorder.events("slow")) + 4 + 2
+        recorder.wait_for("slow", 40, timeout=10)
+    assert len(read) == 40

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +58,12 @@ class GatewaySettings:
     max_message_bytes: int = MAX_MESSAGE_BYTES
     idle_timeout_s: float | None = 600.0
     max_connection_s: float | None = 7200.0
+    # Reading pace per connection: a client sending faster is not read from (TCP
+    # pushes back, at no cost to anyone else) until its bucket refills or its
+    # frames in hand are down to ``max_queued``.
+    frames_per_second: float | None = 50.0
+    frame_burst: int = 100
+    max_queued: int = 32
 
 
 def status_code(response: Any) -> int:
@@ -168,6 +175,7 @@ class Gateway:
     async def _read(self, connection: Connection, work: asyncio.Queue[Work]) -> tuple[int, str]:
         """Receive frames until the socket closes; the close code and reason."""
         socket = connection.socket
+        pace = _Pace(self._settings.frame_burst, self._settings.frames_per_second)
         while True:
             try:
                 message = await socket.receive(timeout=self._settings.idle_timeout_s)
@@ -177,6 +185,7 @@ class Gateway:
             if message.type is WSMsgType.TEXT:
                 connection.touch()
                 await self._route(connection, message.data, work)
+                await self._pace(pace, work)
             elif message.type is WSMsgType.PING:
                 connection.touch()
                 await socket.pong(message.data)
@@ -196,6 +205,14 @@ class Gateway:
             elif message.type is WSMsgType.CLOSED:
                 return int(socket.close_code or ABNORMAL), "Connection closed"
             # CLOSING: the server is closing it; CLOSED follows.
+
+    async def _pace(self, pace: _Pace, work: asyncio.Queue[Work]) -> None:
+        """Wait before reading the next frame if this connection is ahead of its pace."""
+        while work.qsize() > self._settings.max_queued:
+            await asyncio.sleep(0.01)
+        wait_s = pace.spend(time.monotonic())
+        if wait_s > 0:
+            await asyncio.sleep(wait_s)
 
     async def _route(self, connection: Connection, body: str, work: asyncio.Queue[Work]) -> None:
         route = select_route(body, self._routes)
@@ -231,6 +248,25 @@ class Gateway:
             task.add_done_callback(self._workers.discard)
 
         return asyncio.get_running_loop().call_later(limit, expire)
+
+
+class _Pace:
+    """A token bucket of frames for one connection."""
+
+    def __init__(self, burst: int, per_second: float | None) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def spend(self, now: float) -> float:
+        """Spend one frame; how long to wait before the next may be read."""
+        if self.per_second is None:
+            return 0.0
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_second)
+        self.at = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.per_second
 
 
 def _client(request: web.Request) -> Client:
