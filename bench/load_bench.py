@@ -127,6 +127,7 @@ class Stats:
     lost: int = 0
     finished: int = 0
     flooded: int = 0
+    rate_limited: int = 0
 
     def count(self, answer: Frame) -> None:
         if answer["type"] == "error":
@@ -221,6 +222,10 @@ class Client:
             action, fields = self.seat.choose()
             self.opponent.expect_at[self.seat.v + 1] = time.perf_counter()
             answer = await self.request(action, game=self.seat.game, **fields)
+            while answer.get("code") == "rate_limited":  # as a client must: wait, then retry
+                self.stats.rate_limited += 1
+                await asyncio.sleep(answer["retry_after_ms"] / 1000)
+                answer = await self.request(action, game=self.seat.game, **fields)
             self.stats.count(answer)
 
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-BURST = 40
-PER_SECOND = 20.0
+# A person sends a few requests a second; a bot answering at once, a few dozen.
+BURST = 100
+PER_SECOND = 50.0
 MAX_PLAYERS = 50_000  # buckets kept; the least recently seen go first
 
 
