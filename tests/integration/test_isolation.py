@@ -20,7 +20,8 @@ def three_games(world: World) -> tuple[list[str], list[Conn]]:
 def poison(world: World, game: str) -> None:
     item = world.store.get(keys.game(game), keys.STATE)
     assert item is not None
-    world.store.put({**item, "state": '{"schema": 1, "v": '})
+    kept = {k: v for k, v in item.items() if k not in ("state", "statez")}
+    world.store.put({**kept, "state": '{"schema": 1, "v": '})
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ below run with the store's own concurrency on both adapters.
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -249,3 +250,14 @@ def test_racing_creators_of_one_item_one_wins(store: Store) -> None:
     for t in threads:
         t.join()
     assert results.count(True) == 1
+
+
+def test_ten_thousand_concurrent_games_spread_over_the_deadline_shards() -> None:
+    from numbridge.service.lobby import new_game_id
+
+    start = 1_796_000_000_000
+    ids = [new_game_id(start + n * 37) for n in range(10_000)]
+    per_shard = Counter(keys.deadline_shard(game_id) for game_id in ids)
+    assert set(per_shard) == set(keys.deadline_shards())
+    mean = len(ids) / keys.DEADLINE_SHARDS
+    assert max(per_shard.values()) < 1.2 * mean and min(per_shard.values()) > 0.8 * mean

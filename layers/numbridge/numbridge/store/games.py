@@ -8,7 +8,9 @@ new event, so events exist exactly when the state that produced them does.
 
 from __future__ import annotations
 
+import base64
 import json
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +19,9 @@ from numbridge.store import keys
 from numbridge.store.port import Absent, Equals, KeyRange, Put, Store, Value, Write
 
 NO_TURN = "-"
+# The state item is rewritten by every move and DynamoDB bills writes per KB:
+# stored compressed it takes a third to a fifth of the units (docs/cost.md).
+COMPRESS_STATE = True
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,19 @@ def _compact(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def _packed_state(state: dict[str, Any]) -> dict[str, Value | None]:
+    text = _compact(state)
+    if not COMPRESS_STATE:
+        return {"state": text}
+    return {"statez": base64.b64encode(zlib.compress(text.encode(), 6)).decode()}
+
+
+def _unpacked_state(item: Mapping[str, Value]) -> dict[str, Any]:
+    if "statez" in item:
+        return dict(json.loads(zlib.decompress(base64.b64decode(str(item["statez"])))))
+    return dict(json.loads(str(item["state"])))
+
+
 class Games:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -53,7 +71,7 @@ class Games:
             return None
         return GameRow(
             game_id=game_id,
-            state=json.loads(str(item["state"])),
+            state=_unpacked_state(item),
             v=int(item["v"]),
             turn=str(item["turn"]),
             step=int(item["step"]),
@@ -69,7 +87,7 @@ class Games:
         successor of ``expected`` (same version, turn and pair step)."""
         values: dict[str, Value | None] = {
             "pk": keys.game(game_id), "sk": keys.STATE, "v": v, "turn": turn or NO_TURN,
-            "step": step, "status": status, "state": _compact(state),
+            "step": step, "status": status, **_packed_state(state),
             "players": json.dumps(dict(players)),
         }
         if deadline_ms is not None and status == "playing":

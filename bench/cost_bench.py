@@ -1,0 +1,221 @@
+"""What a game costs in AWS, counted request by request in the integration harness.
+
+Whole games of each variant are played through the real Lambda handlers on
+the DynamoDB adapter (moto). Counted: every DynamoDB request and the capacity
+it consumes (read units per 4 KB, strongly consistent; index reads half; write
+units per 1 KB; transactions twice), every Lambda invocation and its duration
+on this machine (billed per ms at the template's memory size, arm64), every
+API Gateway message (a client frame in, each post out; 32 KB units), every
+SQS request. Connection minutes are estimated from a typical game length.
+Prices are us-east-1 list prices (on-demand DynamoDB, standard SQS,
+WebSocket API). Prints the cost per 1,000 games by term and variant, with the
+state item stored as it is now and as plain JSON (the term this was cut by).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+import time
+import warnings
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = int(os.environ.get("BENCH_COST_GAMES", "3"))
+
+# us-east-1 list prices, 2026
+PRICE = {
+    "dynamodb_write_unit": 0.625 / 1e6,
+    "dynamodb_read_unit": 0.125 / 1e6,
+    "lambda_request": 0.20 / 1e6,
+    "lambda_gb_s_arm64": 0.0000133334,
+    "apigw_message": 1.00 / 1e6,
+    "apigw_connection_minute": 0.25 / 1e6,
+    "sqs_request": 0.40 / 1e6,
+}
+# How long a person takes per turn on average, to estimate connection minutes.
+THINK_S = {"bridge": 20.0, "blitz": 10.0, "domains": 15.0}
+MEMORY_MB = {"connect": 512, "disconnect": 512, "deal": 2048, "lobby": 1024, "move": 1024,
+             "timeout": 1024}
+
+
+class CountingStore:
+    """The DynamoDB adapter, with every request and its capacity counted."""
+
+    def __init__(self, store: Any, counts: Counter[str]) -> None:
+        self._store = store
+        self.counts = counts
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    @staticmethod
+    def _units(size: int, unit: int) -> int:
+        return max(1, math.ceil(size / unit))
+
+    def get(self, pk: str, sk: str) -> Any:
+        from numbridge.store.port import item_bytes
+
+        item = self._store.get(pk, sk)
+        self.counts["dynamodb requests"] += 1
+        self.counts["read units"] += self._units(item_bytes(item) if item else 0, 4096)
+        return item
+
+    def put(self, item: Mapping[str, Any], condition: Any = None) -> None:
+        from numbridge.store.port import item_bytes
+
+        self._store.put(item, condition)
+        self.counts["dynamodb requests"] += 1
+        self.counts["write units"] += self._units(item_bytes(item), 1024)
+
+    def delete(self, pk: str, sk: str, condition: Any = None) -> Any:
+        from numbridge.store.port import item_bytes
+
+        old = self._store.delete(pk, sk, condition)
+        self.counts["dynamodb requests"] += 1
+        self.counts["write units"] += self._units(item_bytes(old) if old else 0, 1024)
+        return old
+
+    def transact(self, writes: Sequence[Any]) -> None:
+        from numbridge.store.port import Put, item_bytes
+
+        self._store.transact(writes)
+        self.counts["dynamodb requests"] += 1
+        for write in writes:
+            size = item_bytes(write.item) if isinstance(write, Put) else 1024
+            self.counts["write units"] += 2 * self._units(size, 1024)
+
+    def query(self, pk: str, keys: Any = None, *, index: bool = False, **kwargs: Any) -> Any:
+        from numbridge.store.port import item_bytes
+
+        page = self._store.query(pk, keys, index=index, **kwargs)
+        self.counts["dynamodb requests"] += 1
+        units = self._units(sum(item_bytes(i) for i in page.items), 4096)
+        self.counts["read units"] += units / 2 if index else units
+        return page
+
+
+def play_games(variant_room: str, counts: Counter[str], durations: dict[str, list[float]],
+               seed: int) -> int:
+    """Play ``GAMES`` games in one room; how many turns they took in all."""
+    import boto3
+    import harness
+    from harness import World, dynamodb_store
+    from moto import mock_aws
+    from players import choose, current, start_game
+
+    real_function = harness.function
+
+    def timed(name: str) -> Any:
+        handler = real_function(name)
+
+        def run(event: Any, context: Any) -> Any:
+            counts["lambda invocations"] += 1
+            started = time.perf_counter()
+            try:
+                return handler(event, context)
+            finally:
+                durations[name].append(time.perf_counter() - started)
+
+        return run
+
+    harness.function = timed
+    turns = 0
+    try:
+        with mock_aws():
+            world = World(dynamodb_store(boto3.client("dynamodb")), boto3.client("sqs"))
+            world.svc.store = CountingStore(world.svc.store, counts)  # type: ignore[assignment]
+            for cached in ("games", "connections", "proposals", "player_games", "ratings",
+                           "archive", "receipts", "notifier"):
+                world.svc.__dict__.pop(cached, None)
+            ana, bob = world.join("ana"), world.join("bob")
+            conns = {"ana": ana, "bob": bob}
+            rng = random.Random(seed)
+            for _ in range(GAMES):
+                game = start_game(world, variant_room, ana, bob)
+                counts["client frames"] += 2
+                while (state := current(world, game)).status != "finished":
+                    assert state.turn is not None
+                    fields = choose(state, rng)
+                    action = fields.pop("action")
+                    answer = conns[state.players[state.turn]].ask(action, game=game, **fields)
+                    assert answer["type"] == "ack", answer
+                    counts["client frames"] += 1
+                    turns += 1
+            counts["posts"] += sum(len(f) for f in world.api.frames.values())
+            counts["timer messages"] += len(world.sqs.sent) + counts.get("_sent", 0)
+            world.close()
+    finally:
+        harness.function = real_function
+    return turns
+
+
+def cost(counts: Counter[str], durations: Mapping[str, list[float]], games: int,
+         minutes: float) -> dict[str, float]:
+    """Dollars per 1,000 games, by term."""
+    scale = 1000 / games
+    gb_s = sum(sum(math.ceil(d * 1000) / 1000 for d in runs) * MEMORY_MB[name] / 1024
+               for name, runs in durations.items())
+    return {
+        "DynamoDB writes": counts["write units"] * PRICE["dynamodb_write_unit"] * scale,
+        "DynamoDB reads": counts["read units"] * PRICE["dynamodb_read_unit"] * scale,
+        "Lambda requests": counts["lambda invocations"] * PRICE["lambda_request"] * scale,
+        "Lambda duration": gb_s * PRICE["lambda_gb_s_arm64"] * scale,
+        "API GW messages": (counts["client frames"] + counts["posts"] + 2)
+        * PRICE["apigw_message"] * scale,
+        "API GW connection min": minutes * PRICE["apigw_connection_minute"] * 1000,
+        # send, receive and delete per timer message (the event source mapping batches
+        # receives; counted one each: an upper bound)
+        "SQS": counts["timer messages"] * 3 * PRICE["sqs_request"] * scale,
+    }
+
+
+def measure(variant_room: str, seed: int) -> tuple[dict[str, float], Counter[str], int]:
+    counts: Counter[str] = Counter()
+    durations: dict[str, list[float]] = defaultdict(list)
+    turns = play_games(variant_room, counts, durations, seed)
+    variant = "blitz" if variant_room == "blitz" else variant_room
+    minutes_per_game = 2 * turns / GAMES * THINK_S[variant] / 60  # two players connected
+    return cost(counts, durations, GAMES, minutes_per_game), counts, turns
+
+
+def main() -> None:
+    os.environ.update(
+        AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION="us-east-1",
+        POWERTOOLS_TRACE_DISABLED="true", POWERTOOLS_LOG_LEVEL="WARNING",
+        POWERTOOLS_METRICS_DISABLED="true",
+    )
+    warnings.filterwarnings("ignore", "No application metrics to publish")
+    sys.path.insert(0, str(ROOT / "tests" / "integration"))
+    from numbridge.store import games as games_module
+
+    print(f"cost per 1,000 games (USD, us-east-1 list prices), {GAMES} games per variant "
+          "played through the handlers on DynamoDB (moto); Lambda time as measured here")
+    for label, compress in (("state stored as plain JSON (before)", False),
+                            ("state stored compressed (now)", True)):
+        games_module.COMPRESS_STATE = compress
+        print(f"\n{label}")
+        rows: dict[str, dict[str, float]] = {}
+        details = {}
+        for room in ("bridge", "blitz", "domains"):
+            rows[room], counts, turns = measure(room, seed=7)
+            details[room] = (counts, turns)
+        terms = list(next(iter(rows.values())))
+        print(f"{'term':<24}" + "".join(f"{room:>10}" for room in rows))
+        for term in terms:
+            print(f"{term:<24}" + "".join(f"{rows[r][term]:>10.3f}" for r in rows))
+        print(f"{'total':<24}" + "".join(f"{sum(rows[r].values()):>10.3f}" for r in rows))
+        for room, (counts, turns) in details.items():
+            per_turn = {k: v / turns for k, v in counts.items() if not k.startswith("_")}
+            print(f"  {room}: {turns / GAMES:.0f} turns a game; per turn "
+                  + ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_turn.items())))
+    games_module.COMPRESS_STATE = True
+
+
+if __name__ == "__main__":
+    main()
