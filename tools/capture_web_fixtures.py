@@ -139,7 +139,8 @@ class Match:
         view = dealt["view"]
         self.size = view["size"]
         self.solution = solve(view["digits"], view["blocks"], self.size)
-        self.views = {"blue": ana.snapshot(self.game)["view"], "red": bob.snapshot(self.game)["view"]}
+        self.views = {"blue": ana.snapshot(self.game)["view"],
+                      "red": bob.snapshot(self.game)["view"]}
 
     def seat(self, seat: str) -> Recording:
         return self.ana if seat == "blue" else self.bob
