@@ -283,6 +283,25 @@ def test_reconnect_catches_up_with_sync(browser: Any, server: LocalServer) -> No
             bob.page.locator("#game-title").inner_text().split()[-1]
         )
         ana.shot("reconnected")
+
+        # Resign (asked twice), then what a server with rematch and spectators would send.
+        ana.page.click("#actions button.resign")
+        ana.page.click("#actions button.resign.armed")
+        ana.page.wait_for_selector("#result:not([hidden])")
+        assert ana.page.locator("#actions button.offer-rematch").count() == 0
+        v = int(ana.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
+        ana.page.evaluate(
+            "([g, v]) => window.__inject({type: 'rematch_offered', game: g, v, seat: 'red'})",
+            [game, v + 1],
+        )
+        ana.page.wait_for_selector("#actions button.accept-rematch")
+        assert ana.page.locator("#live-card").is_hidden()  # this server lists no live games
+        ana.page.evaluate("""window.__inject({type: 'live', next: null, games: [{game: 'g-x',
+            room: 'blitz', variant: 'blitz', players: {blue: 'cy', red: 'di'}, v: 4,
+            watchers: 2}]})""")
+        ana.page.wait_for_selector("#live li.live-game[data-game=g-x] button.watch")
+        assert "2 watchers" in ana.page.locator("#live").inner_text()
+        ana.shot("additions")
         assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
     finally:
         ana.close()

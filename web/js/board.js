@@ -34,8 +34,10 @@ export function renderBoard(holder, model) {
     fill(holder);
     return;
   }
+  // The keyboard's place survives a re-render (a pointer's focus need not).
   const active = document.activeElement;
-  const refocus = active && holder.contains(active) && active.dataset ? active.dataset.index : null;
+  const refocus = active && holder.contains(active) && active.matches(':focus-visible')
+    ? active.dataset.index : null;
   const svg = drawBoard(model);
   fill(holder, svg);
   lightZones(holder, model.view, model.hover);

@@ -44,6 +44,7 @@ export class Connection {
     this.pending = new Map(); // id -> {frame, onAnswer, quiet}
     this.prefix = randomPrefix();
     this.counter = 0;
+    this.generation = 0; // bumped by connect and stop: a late token renewal opens nothing stale
   }
 
   get isOpen() {
@@ -88,8 +89,11 @@ export class Connection {
       old.close(1000, 'reconnecting');
     }
     const token = this.token;
+    this.generation += 1;
+    const generation = this.generation;
     this.hooks.freshToken(token).then((fresh) => {
-      if (this.token !== token) return; // signed in as someone else meanwhile
+      // Stopped, reconnected or signed in as someone else meanwhile: not this attempt.
+      if (this.generation !== generation || this.token !== token) return;
       this.token = fresh || token;
       this.open();
     });
@@ -126,6 +130,7 @@ export class Connection {
 
   /** Stop for good (until `connect`): no retries. */
   stop(state = 'idle') {
+    this.generation += 1;
     clearTimeout(this.timer);
     this.timer = null;
     if (this.ws) {

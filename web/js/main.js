@@ -369,6 +369,7 @@ function takeClue() {
 // ------------------------------------------------------------------ connection
 
 function onOpen() {
+  renewingByName = false;
   if (!ui.changingName && !$('#login').hidden) showApp();
   lobby.askAll();
   store.syncAll();

@@ -1,4 +1,5 @@
-/* Shared by the tests: the recorded fixtures and a deep freeze (purity checks). */
+/* Shared by the tests: the recorded fixtures (web/test/fixtures/, written by
+ * tools/capture_web_fixtures.py against a real server) and a deep freeze (purity checks). */
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
