@@ -1,6 +1,7 @@
 # Two commands on a fresh machine with only Python (3.11+), make and bash:
 #   make serve   — set everything up and run the local server (ws://127.0.0.1:8080)
-#   make test    — set everything up and run lint, types and the whole test suite
+#   make test    — set everything up and run lint, types, the whole test suite and the
+#                  web client's Node tests (make test-js)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +10,7 @@ STAMP := $(VENV)/.installed
 # when its requirements change; the wheels stay in $(VENV)/layer-wheels.
 LAYER_CHECKED := $(VENV)/.layer-checked
 
-.PHONY: setup serve test lint layer-check bench clean test-web
+.PHONY: setup serve test lint layer-check bench clean test-web test-js
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +33,14 @@ $(LAYER_CHECKED): layers/numbridge/requirements.txt layers/numbridge/build_layer
 	$(BIN)/python tools/layer_check.py --cache $(VENV)/layer-wheels
 	touch $@
 
-test: lint layer-check
+test: lint layer-check test-js
 	$(BIN)/pytest
+
+# The web client's pure modules (reducer, geometry, …) with Node's own test runner:
+# no npm packages. Skipped, saying so, on a machine without Node.
+test-js:
+	@if command -v node >/dev/null 2>&1; then node --test web/test/*.test.js; \
+	else echo "test-js: skipped — no node on this machine (the web client's Node tests did not run)"; fi
 
 # Browser tests of web/ (not part of `make test`): the `web` extra (Playwright) and
 # Debian's Chromium at /usr/bin/chromium, installed with apt-get when missing.

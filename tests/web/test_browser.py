@@ -1,9 +1,12 @@
 """The reference client in a real browser against the real ``numbridge serve``.
 
-Two browser contexts, ana and bob: ana proposes, bob accepts, both see the
-board; ana places a tile (a candidate cell: right or a mistake) and both
-boards show what happened. A second test drops ana's socket while bob moves
-and checks that she catches up by ``sync``. Screenshots: tests/web/artifacts/.
+Two browser contexts, ana (a token in the address) and bob (signed in by
+name): ana proposes, bob accepts, both see the board; hovering a cell lights
+its three zones; ana places a tile (a candidate cell: right or a mistake) and
+both boards show what happened. Another test drops ana's socket while bob
+moves and checks that she catches up by ``sync``; another signs in by name,
+is remembered, changes name, and pastes a token. Screenshots:
+tests/web/artifacts/.
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 TIMEOUT_MS = 30_000
 
 # Lets a test cut a page's WebSocket and hold off its reconnection (the client
-# itself is unchanged: it sees a dropped connection and failing reconnects).
+# itself is unchanged: it sees a dropped connection and failing reconnects), and
+# hand the page a frame as if the server had sent it.
 SOCKET_SWITCH = """
 (() => {
   const Native = window.WebSocket;
@@ -39,12 +43,15 @@ SOCKET_SWITCH = """
     if (window.__holdSockets) throw new Error('held by the test');
     const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
     sockets.push(ws);
+    window.__lastSocket = ws;
     return ws;
   }
   Switched.prototype = Native.prototype;
   for (const key of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Switched[key] = Native[key];
   window.WebSocket = Switched;
   window.__dropSockets = () => { for (const ws of sockets.splice(0)) ws.close(); };
+  // A frame as if the server had sent it (for what this server does not send yet).
+  window.__inject = (frame) => window.__lastSocket.onmessage({ data: JSON.stringify(frame) });
 })();
 """
 
@@ -118,8 +125,17 @@ def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0) -> 
         time.sleep(0.1)
 
 
+def sign_in_by_name(player: Page, server: LocalServer, name: str) -> None:
+    player.page.goto(f"{server.url}/")
+    player.page.wait_for_selector("#name-input")
+    player.page.fill("#name-input", name)
+    player.page.click("#name-form button[type=submit]")
+    player.wait_connected()
+    assert player.page.locator("#who").inner_text() == f"Playing as {name}"
+
+
 def start_game(server: LocalServer, ana: Page, bob: Page) -> None:
-    """Ana (token in the URL) proposes a Bridge game as blue; bob (pasted token) accepts."""
+    """Ana (token in the URL) proposes a Bridge game as blue; bob (signed in by name) accepts."""
     ana.page.goto(f"{server.url}/?token={server.token('ana')}")
     ana.wait_connected()
     assert "token=" not in ana.page.url  # taken out of the address bar
@@ -131,11 +147,7 @@ def start_game(server: LocalServer, ana: Page, bob: Page) -> None:
     ana.page.click("#propose")
     ana.page.wait_for_selector("#proposals li.proposal.mine")
 
-    bob.page.goto(f"{server.url}/")
-    bob.page.wait_for_selector("#token-input")
-    bob.page.fill("#token-input", server.token("bob"))
-    bob.page.click("#token-form button[type=submit]")
-    bob.wait_connected()
+    sign_in_by_name(bob, server, "bob")
     bob.page.click("#refresh-proposals")
     accept = bob.page.locator("#proposals li.proposal[data-by=ana] button.accept")
     accept.first.click()
@@ -170,6 +182,24 @@ def test_propose_accept_and_place(browser: Any, server: LocalServer) -> None:
         assert ana.page.locator("#board line.side.red").count() == 2 * 9 * 2 - 2
         assert ana.page.locator("#board g.cell.clue").count() == 30
 
+        # Hovering a cell lights its three zones: row 4, column 4, the middle block.
+        ana.cell(4, 4).hover()
+        lit = ana.page.locator("#board g.cell.zone")
+        eventually(lambda: lit.count() == 21, "the zones of (4,4)")
+        for zone in ("row", "column", "block"):
+            assert ana.page.locator(f"#board g.cell.zone-{zone}").count() == 9, zone
+        assert ana.page.locator("#board g.cell.zone-row[data-r='4']").count() == 9
+        assert ana.page.locator("#board g.cell.zone-column[data-c='4']").count() == 9
+        assert ana.page.locator("#board g.cell.zone-focus").get_attribute("data-index") == "40"
+        ana.shot("zones")
+        # The keyboard too: the focus moves with the arrows, and the zones with it.
+        ana.cell(4, 4).focus()
+        ana.page.keyboard.press("ArrowRight")
+        eventually(lambda: ana.page.locator("#board g.cell.zone-focus").get_attribute("data-index")
+                   == "41", "the zones of (4,5)")
+        assert ana.page.locator("#board g.cell.zone-column[data-c='5']").count() == 9
+        ana.page.mouse.move(2, 2)
+
         tile = ana.page.locator("#hand button.tile").first
         digit = int(tile.get_attribute("data-digit"))
         tile.click()
@@ -198,7 +228,8 @@ def test_propose_accept_and_place(browser: Any, server: LocalServer) -> None:
                 assert re.search(rf"mistake — {digit} does not go at \({r},{c}\)", text)
         bob.page.wait_for_selector("#status-line.mine")
         for player in (ana, bob):
-            assert re.search(r"v3\b", player.page.locator("#game-title").inner_text())
+            title = player.page.locator("#game-title")
+            eventually(lambda t=title: re.search(r"v3\b", t.inner_text()), f"{player.name}: v3")
         ana.shot("placed")
         bob.shot("placed")
         assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
@@ -211,6 +242,19 @@ def test_reconnect_catches_up_with_sync(browser: Any, server: LocalServer) -> No
     ana, bob = Page(browser, "ana", SOCKET_SWITCH), Page(browser, "bob")
     try:
         start_game(server, ana, bob)
+        # Presence and abort are hidden until the server says it has them.
+        assert ana.page.locator("#players .presence").count() == 0
+        assert ana.page.locator("#actions button.abort").count() == 0
+        game = ana.page.locator("#games li.game-row").first.get_attribute("data-game")
+        ana.page.evaluate(
+            "g => window.__inject({type: 'presence', game: g, seat: 'red', online: false})", game
+        )
+        ana.page.wait_for_selector("#players .player.red .presence.offline")
+        assert ana.page.locator("#actions button.abort").count() == 1  # nobody has moved yet
+        ana.page.evaluate(
+            "g => window.__inject({type: 'presence', game: g, seat: 'red', online: true})", game
+        )
+        ana.page.wait_for_selector("#players .player.red .presence.online")
         # Ana moves: the exchange is always legal at the start (the bag is full).
         ana.page.click("#actions button.exchange")
         bob.page.wait_for_selector("#status-line.mine")
@@ -239,7 +283,71 @@ def test_reconnect_catches_up_with_sync(browser: Any, server: LocalServer) -> No
             bob.page.locator("#game-title").inner_text().split()[-1]
         )
         ana.shot("reconnected")
+
+        # Resign (asked twice), then what a server with rematch and spectators would send.
+        ana.page.click("#actions button.resign")
+        ana.page.click("#actions button.resign.armed")
+        ana.page.wait_for_selector("#result:not([hidden])")
+        assert ana.page.locator("#actions button.offer-rematch").count() == 0
+        v = int(ana.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
+        ana.page.evaluate(
+            "([g, v]) => window.__inject({type: 'rematch_offered', game: g, v, seat: 'red'})",
+            [game, v + 1],
+        )
+        ana.page.wait_for_selector("#actions button.accept-rematch")
+        assert ana.page.locator("#live-card").is_hidden()  # this server lists no live games
+        ana.page.evaluate("""window.__inject({type: 'live', next: null, games: [{game: 'g-x',
+            room: 'blitz', variant: 'blitz', players: {blue: 'cy', red: 'di'}, v: 4,
+            watchers: 2}]})""")
+        ana.page.wait_for_selector("#live li.live-game[data-game=g-x] button.watch")
+        assert "2 watchers" in ana.page.locator("#live").inner_text()
+        ana.shot("additions")
         assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
     finally:
         ana.close()
         bob.close()
+
+
+def test_sign_in_by_name_is_remembered_and_can_change(browser: Any, server: LocalServer) -> None:
+    carol = Page(browser, "carol")
+    try:
+        page = carol.page
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#name-input")
+        carol.shot("sign-in")
+        # A name outside the rule: the server's reason, and no sign-in.
+        page.fill("#name-input", "no spaces")
+        page.click("#name-form button[type=submit]")
+        page.wait_for_selector("#login-problem:not([hidden])")
+        assert "32 characters" in page.locator("#login-problem").inner_text()
+        sign_in_by_name(carol, server, "carol")
+
+        # A reload signs in as carol again, without asking.
+        page.reload()
+        carol.wait_connected()
+        assert page.locator("#who").inner_text() == "Playing as carol"
+        assert page.locator("#login").is_hidden()
+
+        # Change name: the form again, with the remembered name; a new name is a new player.
+        page.click("#change-name")
+        page.wait_for_selector("#name-input")
+        assert page.input_value("#name-input") == "carol"
+        page.fill("#name-input", "dave")
+        page.click("#name-form button[type=submit]")
+        eventually(lambda: page.locator("#who").inner_text() == "Playing as dave", "dave")
+        carol.wait_connected()
+        page.reload()
+        carol.wait_connected()
+        assert page.locator("#who").inner_text() == "Playing as dave"
+
+        # Advanced: a pasted token still works, and names its player.
+        page.click("#change-name")
+        page.click("#token-login summary")
+        page.fill("#token-input", server.token("erin"))
+        page.click("#token-form button[type=submit]")
+        eventually(lambda: page.locator("#who").inner_text() == "Playing as erin", "erin")
+        carol.wait_connected()
+        carol.shot("signed-in")
+        assert carol.problems == [], carol.problems
+    finally:
+        carol.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -50,9 +51,43 @@ def get(gw: ThreadedGateway, path: str, accept: str | None = BROWSER_ACCEPT,
         conn.close()
 
 
+MODULE_IMPORT = re.compile(r"^import\s[^;]*?from\s+'(\./[\w.-]+\.js)';", re.MULTILINE)
+
+
+def page_modules() -> list[str]:
+    """The page's modules, as the browser finds them: main.js and what it imports, in turn."""
+    found: list[str] = []
+    todo = ["js/main.js"]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.append(name)
+        source = (WEB / name).read_text(encoding="utf-8")
+        todo.extend(f"js/{target[2:]}" for target in MODULE_IMPORT.findall(source))
+    return sorted(found)
+
+
 def test_the_checkout_has_the_client() -> None:
-    for name in ("index.html", "app.js", "style.css"):
+    for name in ("index.html", "js/main.js", "style.css", "favicon.svg"):
         assert (WEB / name).is_file(), name
+    assert not (WEB / "app.js").exists()  # the page is modules now
+
+
+def test_every_module_of_the_page_is_reached_from_main() -> None:
+    modules = page_modules()
+    assert {"js/main.js", "js/reducer.js", "js/connection.js", "js/board.js"} <= set(modules)
+    assert modules == sorted(f"js/{p.name}" for p in (WEB / "js").glob("*.js"))
+
+
+def test_every_module_is_served_as_javascript(gateway: ThreadedGateway) -> None:
+    """Browsers refuse a module script unless its type is JavaScript (nosniff is strict)."""
+    for name in page_modules():
+        status, headers, body = get(gateway, f"/web/{name}", accept="*/*")
+        assert status == 200, name
+        assert headers["content-type"] == "text/javascript; charset=utf-8", name
+        assert headers["x-content-type-options"] == "nosniff"
+        assert body == (WEB / name).read_bytes()
 
 
 def test_get_root_from_a_browser_is_the_page(gateway: ThreadedGateway) -> None:
@@ -60,7 +95,7 @@ def test_get_root_from_a_browser_is_the_page(gateway: ThreadedGateway) -> None:
     assert status == 200
     assert headers["content-type"] == "text/html; charset=utf-8"
     assert body == (WEB / "index.html").read_bytes()
-    assert b'<script src="/web/app.js"' in body
+    assert b'<script type="module" src="/web/js/main.js"></script>' in body
     assert "script-src 'self'" in headers["content-security-policy"]
     assert headers["x-content-type-options"] == "nosniff"
 
@@ -90,7 +125,8 @@ def test_a_probe_that_accepts_no_html_still_gets_the_426_hint(gateway: ThreadedG
 @pytest.mark.parametrize(
     ("name", "content_type"),
     [
-        ("app.js", "text/javascript; charset=utf-8"),
+        ("js/main.js", "text/javascript; charset=utf-8"),
+        ("js/reducer.js", "text/javascript; charset=utf-8"),
         ("style.css", "text/css; charset=utf-8"),
         ("index.html", "text/html; charset=utf-8"),
         ("favicon.svg", "image/svg+xml"),
@@ -108,7 +144,16 @@ def test_assets_have_their_content_types(
 
 def test_missing_assets_are_404(gateway: ThreadedGateway) -> None:
     assert get(gateway, "/web/nothing.js")[0] == 404
+    assert get(gateway, "/web/js/nothing.js")[0] == 404
+    assert get(gateway, "/web/js")[0] == 404
     assert get(gateway, "/web/")[0] == 404
+
+
+def test_the_node_tests_hold_only_harmless_files() -> None:
+    """``web/test/`` holds the Node tests and their recorded frames: JSON and JS only."""
+    for path in (WEB / "test").rglob("*"):
+        if path.is_file():
+            assert path.suffix in (".js", ".json"), path
 
 
 def test_websocket_upgrade_on_root_still_reaches_the_gateway(

@@ -35,7 +35,7 @@ def banner(started: Started) -> str:
     return f"""\
 Numbridge local server is ready.
 
-  Browser       {started.http_url}/ (the reference client; paste a token, or add ?token=TOKEN)
+  Browser       {started.http_url}/ (the reference client: sign in by name)
   WebSocket     {started.ws_url}?token=TOKEN
   @connections  {started.http_url}/@connections/{{connectionId}}
   Database      {started.store}

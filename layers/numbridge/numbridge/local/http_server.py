@@ -13,6 +13,7 @@ from numbridge.local.events import STAGE
 from numbridge.local.functions import Function, Invoker
 from numbridge.local.gateway import Gateway, GatewaySettings
 from numbridge.local.management import ManagementApi
+from numbridge.local.sign_in import LocalSignIn
 from numbridge.local.static import StaticClient, default_root
 
 
@@ -44,7 +45,8 @@ class GatewayServer:
 
     It also serves the browser client (``web/``, see :mod:`numbridge.local.static`):
     ``web_root`` names its directory (default: the checkout's ``web/``, when it
-    exists); ``serve_client=False`` turns it off.
+    exists); ``serve_client=False`` turns it off. With ``token_secret`` it also
+    signs players in by name (:mod:`numbridge.local.sign_in`).
     """
 
     def __init__(
@@ -55,12 +57,14 @@ class GatewayServer:
         *,
         serve_client: bool = True,
         web_root: Path | None = None,
+        token_secret: str | None = None,
     ) -> None:
         self.registry = ConnectionRegistry()
         self.gateway = Gateway(routes, invoker, self.registry, settings)
         self.management = ManagementApi(self.registry, self.gateway.close)
         root = (web_root or default_root()) if serve_client else None
         self.client = StaticClient(root) if root is not None else None
+        self.sign_in = LocalSignIn(token_secret) if token_secret else None
         self._runner: web.AppRunner | None = None
 
     async def _root(self, request: web.Request) -> web.StreamResponse:
@@ -75,6 +79,8 @@ class GatewayServer:
         app.router.add_get(f"/{STAGE}", self.gateway.handle)
         if self.client is not None:
             self.client.add_routes(app)
+        if self.sign_in is not None:
+            self.sign_in.add_routes(app)
         self.management.add_routes(app)
         return app
 

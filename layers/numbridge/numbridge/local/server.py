@@ -143,7 +143,7 @@ async def _serve(options: ServeOptions) -> None:
             housekeeping=partial(_housekeeping, opened),
         )
         svc = _services(opened, http_url, timers, secret)
-        server = GatewayServer(routes, invoker)
+        server = GatewayServer(routes, invoker, token_secret=secret)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)

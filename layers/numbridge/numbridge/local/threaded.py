@@ -21,13 +21,14 @@ class ThreadedGateway:
         host: str = "127.0.0.1",
         port: int = 0,
         settings: GatewaySettings | None = None,
+        token_secret: str | None = None,
     ) -> None:
         self._sock = bind(host, port)
         self.port: int = self._sock.getsockname()[1]
         self.url = base_url(host, self.port)
         self.ws_url = base_url(host, self.port, "ws") + "/"
         self.invoker = Invoker(max_workers=8)
-        self.server = GatewayServer(routes, self.invoker, settings)
+        self.server = GatewayServer(routes, self.invoker, settings, token_secret=token_secret)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
 

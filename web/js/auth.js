@@ -1,0 +1,175 @@
+/* Who the page plays as: a player token, and the ways to get one.
+ *
+ * - the local server (`numbridge serve`): sign in by name, `POST /local/token`;
+ * - any server: a pasted token (`numbridge token NAME`) or `?token=TOKEN`;
+ * - a deployed stack: `?server=wss://…` (its WebSocketURI) and, for Cognito's managed
+ *   login, `?login=https://…` (CognitoLoginUrl) with `&client=…` (CognitoClientId).
+ * Settings given in the address are remembered and then taken out of it. */
+
+const TOKEN_KEY = 'numbridge.token';
+const NAME_KEY = 'numbridge.name';
+const SERVER_KEY = 'numbridge.server';
+const LOGIN_KEY = 'numbridge.login';
+const REFRESH_KEY = 'numbridge.refresh';
+const PKCE_KEY = 'numbridge.pkce';
+
+/** The player-name rule (numbridge/names.py). */
+export const PLAYER_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
+
+/** `?name=value` remembered in localStorage (`?name=` forgets it). */
+function setting(name, key) {
+  const params = new URLSearchParams(location.search);
+  if (params.has(name)) {
+    const value = params.get(name).trim();
+    if (value) localStorage.setItem(key, value);
+    else localStorage.removeItem(key);
+  }
+  return localStorage.getItem(key) || '';
+}
+
+// A deployed stack's WebSocketURI; empty: this page's own server.
+export const server = setting('server', SERVER_KEY);
+// Cognito managed login: the pool's domain URL and the app client id.
+export const login = {
+  url: setting('login', LOGIN_KEY).replace(/\/+$/, ''),
+  client: setting('client', `${LOGIN_KEY}.client`),
+};
+/** Signing in by name works only against the page's own (local) server. */
+export const canSignInByName = !server;
+export const hasManagedLogin = Boolean(login.url && login.client);
+
+export function tokenClaims(token) {
+  try {
+    const part = token.split('.')[1];
+    const b64 = part.replace(/-/g, '+').replace(/_/g, '/');
+    const json = atob(b64.padEnd(Math.ceil(b64.length / 4) * 4, '='));
+    const claims = JSON.parse(json);
+    return claims && typeof claims === 'object' ? claims : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+/** The player a token names: Cognito's username (ID or access token), else `sub`. */
+export function playerName(token) {
+  const claims = tokenClaims(token);
+  if (!claims) return '';
+  for (const key of ['cognito:username', 'username', 'sub']) {
+    if (typeof claims[key] === 'string') return claims[key];
+  }
+  return '';
+}
+
+export function expired(token, marginMs = 0) {
+  const claims = tokenClaims(token);
+  return Boolean(claims) && typeof claims.exp === 'number' && claims.exp * 1000 < Date.now() + marginMs;
+}
+
+/** A token from the address (taken out of it: history, screenshots), else the stored one. */
+export function initialToken() {
+  const params = new URLSearchParams(location.search);
+  const fromUrl = params.get('token');
+  for (const name of ['token', 'server', 'login', 'client', 'code', 'state']) params.delete(name);
+  const query = params.toString();
+  history.replaceState(null, '', location.pathname + (query ? `?${query}` : '') + location.hash);
+  if (fromUrl) return fromUrl.trim();
+  return sessionStorage.getItem(TOKEN_KEY) || localStorage.getItem(TOKEN_KEY) || '';
+}
+
+export function rememberToken(token) {
+  sessionStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(TOKEN_KEY, token);
+}
+
+export function forgetToken() {
+  sessionStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(REFRESH_KEY);
+}
+
+export const rememberedName = () => localStorage.getItem(NAME_KEY) || '';
+export const rememberName = (name) => localStorage.setItem(NAME_KEY, name);
+export const forgetName = () => localStorage.removeItem(NAME_KEY);
+
+/** `POST /local/token`: a token for `name` from the local server (Error: its reason). */
+export async function signInByName(name) {
+  let response;
+  try {
+    response = await fetch('/local/token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name }),
+      cache: 'no-store',
+    });
+  } catch (_) {
+    throw new Error('The server does not answer: is `numbridge serve` running?');
+  }
+  let answer = null;
+  try {
+    answer = await response.json();
+  } catch (_) {
+    answer = null;
+  }
+  if (response.ok && answer && typeof answer.token === 'string') return answer.token;
+  if (answer && typeof answer.error === 'string') throw new Error(answer.error);
+  if (response.status === 404 || response.status === 405) {
+    throw new Error('This server has no sign-in by name: paste a token instead.');
+  }
+  throw new Error(`sign-in failed (${response.status})`);
+}
+
+// ------------------------------------------------------- Cognito managed login (PKCE)
+
+const base64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes)))
+  .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const redirectUri = () => location.origin + location.pathname;
+
+export async function startManagedLogin() {
+  const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
+  const challenge = base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+  sessionStorage.setItem(PKCE_KEY, JSON.stringify({ verifier, state }));
+  const query = new URLSearchParams({
+    response_type: 'code', client_id: login.client, redirect_uri: redirectUri(),
+    scope: 'openid email profile', state, code_challenge_method: 'S256', code_challenge: challenge,
+  });
+  location.assign(`${login.url}/oauth2/authorize?${query}`);
+}
+
+/** Tokens from Cognito's token endpoint; the ID token is the player token. */
+async function cognitoTokens(grant) {
+  const response = await fetch(`${login.url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: login.client, ...grant }),
+  });
+  if (!response.ok) throw new Error(`sign-in failed (${response.status})`);
+  const tokens = await response.json();
+  if (tokens.refresh_token) localStorage.setItem(REFRESH_KEY, tokens.refresh_token);
+  return tokens.id_token;
+}
+
+/** Back from managed login with `?code=`: the player token, or '' if this is no such return. */
+export async function finishManagedLogin(params) {
+  const code = params.get('code');
+  const pending = JSON.parse(sessionStorage.getItem(PKCE_KEY) || 'null');
+  sessionStorage.removeItem(PKCE_KEY);
+  if (!code || !pending || !login.url || params.get('state') !== pending.state) return '';
+  return cognitoTokens({
+    grant_type: 'authorization_code', code, redirect_uri: redirectUri(), code_verifier: pending.verifier,
+  });
+}
+
+export const canRenew = () => Boolean(localStorage.getItem(REFRESH_KEY) && login.url);
+
+/** A fresh ID token for an expired one, when Cognito gave us a refresh token; else ''. */
+export async function renewedToken() {
+  const refresh = localStorage.getItem(REFRESH_KEY);
+  if (!refresh || !login.url) return '';
+  try {
+    return await cognitoTokens({ grant_type: 'refresh_token', refresh_token: refresh });
+  } catch (_) {
+    localStorage.removeItem(REFRESH_KEY);
+    return '';
+  }
+}

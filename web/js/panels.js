@@ -1,0 +1,326 @@
+/* Everything around the board: title, status line, players, hand, actions, the Domains
+ * block table, the result, the log and the game record. Each panel is drawn from the
+ * game and the page's selections; buttons call back into the page (`ctx`), which sends
+ * the requests. Hooks the server has not announced (presence, rematch, abort,
+ * spectators) stay hidden until the view carries their data (reducer.js `features`). */
+
+import { $, fill, h } from './dom.js';
+import { SEATS, cellText, fmtClock, other, plural, resultText, variantName } from './format.js';
+import { clockNow, features, isSpectator, secondOfPair } from './reducer.js';
+
+/**
+ * @typedef {object} PanelContext
+ * @property {object} game        the games.js entry shown
+ * @property {object} ui          selections: tile, clue, resignArmed, showSolution
+ * @property {number|null} digit  the selected tile's digit
+ * @property {object|null} summary  this game's row of the `games` list (rating)
+ * @property {(action: string, fields?: object) => void} act
+ * @property {(index: number) => void} selectTile
+ * @property {() => void} takeClue
+ * @property {() => void} resign
+ * @property {(manual: boolean) => void} askRecord
+ * @property {() => void} unwatch
+ * @property {(shown: boolean) => void} showSolution
+ * @property {string|null} hint  a passing hint to show instead of the default one
+ */
+
+export function renderPanels(ctx) {
+  renderTitle(ctx);
+  renderStatus(ctx);
+  renderPlayers(ctx);
+  renderHand(ctx);
+  renderActions(ctx);
+  renderDomains(ctx);
+  renderResult(ctx);
+  renderLog(ctx);
+  renderRecord(ctx);
+  $('#hint').textContent = ctx.hint || defaultHint(ctx);
+}
+
+const nameOf = (view, seat) => (view.players[seat] ? view.players[seat].name : seat);
+
+function renderTitle({ game }) {
+  const view = game.view;
+  fill($('#game-title'),
+    `${variantName(view.variant)} · ${view.size}×${view.size} · `,
+    h('span', { class: 'muted' }, `${view.room} room, ${view.options.blocks} blocks, ${view.options.clues} clues${
+      view.options.rated ? ', rated' : ''}`),
+    isSpectator(view) ? h('span', { class: 'badge watching' }, ' watching ') : null,
+    h('span', { class: 'muted small gid' }, ` ${game.id} · v${view.v}`));
+}
+
+function renderStatus({ game }) {
+  const view = game.view;
+  const node = $('#status-line');
+  node.className = '';
+  if (view.status === 'finished') {
+    node.className = 'finished';
+    fill(node, resultText(view.result, view.players, view.variant, view.you));
+  } else if (view.status === 'adjourned') {
+    const asked = (view.resume_requested || []).map((seat) => nameOf(view, seat));
+    node.className = 'adjourned';
+    fill(node, `Adjourned — play resumes when both players ask to resume${
+      asked.length ? ` (asked: ${asked.join(', ')})` : ''}.`);
+  } else {
+    const mine = Boolean(view.you) && view.turn === view.you;
+    node.className = `turn ${view.turn}${mine ? ' mine' : ''}`;
+    fill(node,
+      h('span', { class: `seat-dot ${view.turn}` }),
+      mine ? 'Your move' : `${nameOf(view, view.turn)} to move`,
+      secondOfPair(view) ? h('span', { class: 'pair' }, ' — one more move in this pair') : null,
+      ' · ', h('span', { id: 'move-clock', class: 'clock' }, ''));
+  }
+}
+
+function presenceBadge(player) {
+  if (typeof player.online !== 'boolean') return null;
+  return h('span', {
+    class: `presence ${player.online ? 'online' : 'offline'}`,
+    title: player.online ? 'online now' : 'not connected',
+  }, player.online ? 'online' : 'away');
+}
+
+function renderPlayers({ game }) {
+  const view = game.view;
+  const domains = view.variant === 'domains';
+  const showPresence = features(view).presence;
+  fill($('#players'), ...SEATS.map((seat) => {
+    const player = view.players[seat] || { name: seat, hand_size: 0, mistakes: 0, clock_ms: null };
+    const moving = view.status === 'playing' && view.turn === seat;
+    const goal = domains ? 'majority of blocks' : seat === 'blue' ? 'connects top ↔ bottom' : 'connects left ↔ right';
+    return h('div', { class: `player ${seat}${moving ? ' moving' : ''}${view.you === seat ? ' you' : ''}`, dataset: { seat } },
+      h('div', { class: 'player-name' },
+        h('span', { class: `seat-dot ${seat}` }), h('strong', {}, player.name),
+        view.you === seat ? h('span', { class: 'muted' }, ' (you)') : null,
+        showPresence && view.you !== seat ? presenceBadge(player) : null,
+        h('span', { class: 'clock game-clock', dataset: { seat } }, fmtClock(player.clock_ms))),
+      h('div', { class: 'muted small' }, `${seat} · ${goal}`),
+      h('div', { class: 'player-stats small' },
+        h('span', { title: 'tiles in hand' }, `tiles ${player.hand_size}`),
+        h('span', { class: player.mistakes ? 'mistakes some' : 'mistakes', title: 'mistakes' },
+          `mistakes ${player.mistakes}`),
+        domains && view.block_table ? h('span', {}, `blocks ${view.block_table[seat]}`) : null));
+  }), h('div', { class: 'bag small muted' }, `bag: ${plural(view.bag, 'tile')}`));
+}
+
+function renderHand({ game, ui, selectTile }) {
+  const view = game.view;
+  const holder = $('#hand');
+  $('#hand-row').hidden = view.status === 'finished';
+  if (!view.you) {
+    fill(holder, h('span', { class: 'muted small' }, 'Watching: the players’ tiles are hidden.'));
+    return;
+  }
+  const hand = view.hand || [];
+  const playing = view.status === 'playing';
+  fill(holder,
+    h('span', { class: 'muted small' }, 'Your tiles'),
+    ...hand.map((digit, index) => h('button', {
+      type: 'button',
+      class: `tile${ui.tile === index ? ' selected' : ''}`,
+      dataset: { digit, index },
+      'aria-pressed': ui.tile === index ? 'true' : 'false',
+      disabled: !playing,
+      onclick: () => selectTile(index),
+    }, String(digit))),
+    hand.length ? null : h('span', { class: 'muted' }, ' (empty)'));
+}
+
+const button = (label, cls, onclick, enabled = true, title = null) => h('button', {
+  type: 'button', class: cls, onclick, disabled: !enabled, title,
+}, label);
+
+function playActions(ctx, items) {
+  const { game, ui, digit, act, takeClue } = ctx;
+  const view = game.view;
+  const me = view.you;
+  const them = other(me);
+  const theirName = nameOf(view, them);
+  const myTurn = view.turn === me;
+  const offers = view.offers || {};
+  const hand = view.hand || [];
+  const price = view.options.take_price;
+  const canTake = myTurn && ui.clue !== null && (hand.length === 0 || (digit !== null && hand.length >= price));
+  const clueCell = ui.clue !== null ? cellText([Math.floor(ui.clue / view.size), ui.clue % view.size]) : null;
+  items.push(button(clueCell ? `Take clue ${clueCell}` : 'Take clue', 'take', takeClue, canTake,
+    hand.length ? `select a clue cell and the tile to pay with (costs ${plural(price, 'tile')})` : 'free with an empty hand'));
+  items.push(button('Exchange hand', 'exchange', () => act('exchange'), myTurn && view.bag > 0,
+    'put your hand into the bag and draw a new one'));
+  if (view.swap_available) {
+    items.push(button('Swap (pie rule)', 'swap primary', () => act('swap'), myTurn,
+      'take over blue’s first cell instead of moving'));
+  }
+  items.push(h('span', { class: 'sep' }));
+  if (offers.draw === them) {
+    items.push(h('span', { class: 'offer' }, `${theirName} offers a draw:`));
+    items.push(button('Accept draw', 'accept-draw primary', () => act('accept_draw')));
+    items.push(button('Decline', 'decline-draw', () => act('decline_draw')));
+  } else {
+    items.push(button(offers.draw === me ? 'Draw offered…' : 'Offer draw', 'offer-draw',
+      () => act('offer_draw'), offers.draw !== me));
+  }
+  if (offers.adjourn === them) {
+    items.push(h('span', { class: 'offer' }, `${theirName} proposes to adjourn:`));
+    items.push(button('Accept adjournment', 'accept-adjourn primary', () => act('accept_adjourn')));
+  } else {
+    items.push(button(offers.adjourn === me ? 'Adjournment offered…' : 'Offer adjournment', 'offer-adjourn',
+      () => act('offer_adjourn'), offers.adjourn !== me));
+  }
+  if (features(view).abort) {
+    items.push(button('Abort', 'abort', () => act('abort'), true,
+      'end the game with no result: possible until each player has made a first move'));
+  }
+}
+
+function rematchActions({ game, act }, items) {
+  const view = game.view;
+  if (!features(view).rematch) return;
+  const me = view.you;
+  const them = other(me);
+  const offer = view.offers.rematch;
+  if (view.rematch) return; // dealt already: its state opens the new game
+  if (offer === them) {
+    items.push(h('span', { class: 'offer' }, `${nameOf(view, them)} offers a rematch:`));
+    items.push(button('Accept rematch', 'accept-rematch primary', () => act('accept_rematch')));
+    items.push(button('Decline', 'decline-rematch', () => act('decline_rematch')));
+  } else {
+    items.push(button(offer === me ? 'Rematch offered…' : 'Offer a rematch', 'offer-rematch',
+      () => act('offer_rematch'), offer !== me, 'a new board in the same room, colours swapped'));
+  }
+}
+
+function renderActions(ctx) {
+  const { game, ui, act, resign, askRecord, unwatch } = ctx;
+  const view = game.view;
+  const holder = $('#actions');
+  const items = [];
+  if (!view.you) {
+    if (game.watching) items.push(button('Stop watching', 'unwatch', unwatch));
+    if (view.status === 'finished') {
+      items.push(button(game.record ? 'Reload record' : 'Show the game record', 'record-button', () => askRecord(true)));
+    }
+    fill(holder, ...items);
+    return;
+  }
+  if (view.status === 'playing') playActions(ctx, items);
+  if (view.status === 'adjourned') {
+    const asked = (view.resume_requested || []).includes(view.you);
+    items.push(button(asked ? 'Waiting for the opponent to resume…' : 'Resume', 'resume primary',
+      () => act('resume'), !asked));
+  }
+  if (view.status !== 'finished') {
+    const armed = ui.resignArmed > Date.now();
+    items.push(button(armed ? 'Really resign?' : 'Resign', `resign${armed ? ' armed' : ''}`, resign));
+  } else {
+    rematchActions(ctx, items);
+    items.push(button(game.record ? 'Reload record' : 'Show the game record', 'record-button', () => askRecord(true)));
+  }
+  fill(holder, ...items);
+}
+
+function renderDomains({ game }) {
+  const view = game.view;
+  const holder = $('#domains');
+  holder.hidden = view.variant !== 'domains';
+  if (holder.hidden) return;
+  const table = view.block_table || { blue: 0, red: 0, undecided: 0 };
+  fill(holder,
+    h('h3', {}, 'Blocks'),
+    h('table', { class: 'block-table' },
+      h('tbody', {},
+        h('tr', { class: 'blue' }, h('td', {}, h('span', { class: 'seat-dot blue' }), nameOf(view, 'blue')), h('td', { class: 'num' }, table.blue)),
+        h('tr', { class: 'red' }, h('td', {}, h('span', { class: 'seat-dot red' }), nameOf(view, 'red')), h('td', { class: 'num' }, table.red)),
+        h('tr', {}, h('td', {}, 'undecided'), h('td', { class: 'num' }, table.undecided)))),
+    h('p', { class: 'small muted' }, 'A block is won with 5 of its 9 cells.'),
+    secondOfPair(view) ? h('p', { class: 'pair-note' }, 'One more move in this pair') : null);
+}
+
+function renderResult({ game, summary }) {
+  const view = game.view;
+  const holder = $('#result');
+  holder.hidden = view.status !== 'finished';
+  if (holder.hidden) return;
+  const result = view.result || {};
+  const cls = !result.winner ? 'draw' : result.winner === view.you ? 'won' : view.you ? 'lost' : 'neutral';
+  fill(holder,
+    h('h3', {}, 'Result'),
+    h('p', { class: `result ${cls}` }, resultText(result, view.players, view.variant, view.you)),
+    summary && summary.rating ? h('p', { class: 'small' },
+      `Your rating: ${Math.round(summary.rating.before)} → ${Math.round(summary.rating.after)}${
+        summary.rating.provisional ? ' (provisional)' : ''}`) : null);
+}
+
+function renderLog({ game }) {
+  const list = $('#log');
+  fill(list, ...game.log.slice(-120).map((entry) => h('li', {
+    class: `log-entry ${entry.kind}${entry.seat ? ` ${entry.seat}` : ''}`,
+    dataset: { kind: entry.kind, v: entry.v },
+  }, entry.text)));
+  list.scrollTop = list.scrollHeight;
+}
+
+function recordLabel(move) {
+  if (move.action === 'place') return move.mistake ? 'mistake' : 'place';
+  return move.action.replace('_', ' ');
+}
+
+function renderRecord({ game, ui, showSolution }) {
+  const holder = $('#record');
+  const record = game.record;
+  holder.hidden = !record;
+  if (!record) return;
+  const players = record.players || {};
+  const moves = Array.isArray(record.moves) ? record.moves : [];
+  const options = record.options || {};
+  fill(holder,
+    h('h3', {}, 'Game record ',
+      h('label', { class: 'small' },
+        h('input', {
+          type: 'checkbox', id: 'show-solution', checked: ui.showSolution,
+          onchange: (e) => showSolution(e.target.checked),
+        }), ' show the solution on the board')),
+    h('p', { class: 'small muted' },
+      `${players.blue || 'blue'} (blue) vs ${players.red || 'red'} (red) · ${variantName(options.variant)}, `,
+      `${options.blocks} blocks, ${options.clues} clues · mistakes ${record.mistakes ? `${record.mistakes.blue}–${record.mistakes.red}` : '?'} · `,
+      resultText(record.result, { blue: { name: players.blue }, red: { name: players.red } }, options.variant, null)),
+    h('table', { class: 'moves' },
+      h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'player'), h('th', {}, 'action'),
+        h('th', {}, 'cell'), h('th', { class: 'num' }, 'digit'), h('th', {}, 'paid'), h('th', { class: 'num' }, 'time'))),
+      h('tbody', {}, moves.map((move, k) => h('tr', { class: `${move.seat}${move.mistake ? ' mistake' : ''}` },
+        h('td', { class: 'num' }, k + 1),
+        h('td', {}, h('span', { class: `seat-dot ${move.seat}` }), players[move.seat] || move.seat),
+        h('td', {}, recordLabel(move)),
+        h('td', {}, move.cell ? cellText(move.cell) : ''),
+        h('td', { class: 'num' }, move.digit ?? ''),
+        h('td', {}, (move.discarded || []).join(' ')),
+        h('td', { class: 'num' }, move.time_ms ? `${(move.time_ms / 1000).toFixed(1)} s` : ''))))));
+}
+
+/** What to do next, in words (shown under the hand when no other hint is). */
+export function defaultHint({ game, digit }) {
+  const view = game && game.view;
+  if (!view || view.status !== 'playing' || !view.you) return '';
+  if (view.turn !== view.you) return 'Waiting for the opponent’s move.';
+  if (!(view.hand || []).length) return 'Empty hand: take a free clue, or exchange to draw new tiles.';
+  if (digit === null) return 'Select a tile, then an empty cell (or a clue to take).';
+  return 'Click an empty cell to place the tile, or select a clue to take it.';
+}
+
+/** The running clocks, written in place (no re-render) a few times a second. */
+export function tickClocks(game, serverNow) {
+  if (!game || !game.view) return;
+  const view = game.view;
+  for (const node of document.querySelectorAll('.game-clock')) {
+    const left = clockNow(view, node.dataset.seat, serverNow);
+    node.textContent = left === null ? 'no clock' : fmtClock(left);
+    node.classList.toggle('low', left !== null && left < 30000);
+  }
+  const moveClock = $('#move-clock');
+  if (moveClock) {
+    if (view.status === 'playing' && typeof view.deadline_ms === 'number') {
+      const left = view.deadline_ms - serverNow;
+      moveClock.textContent = `${fmtClock(left)} for this move`;
+      moveClock.classList.toggle('low', left < 10000);
+    } else moveClock.textContent = '';
+  }
+}
