@@ -16,7 +16,6 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
-    TypeAdapter,
     ValidationError,
 )
 
@@ -35,7 +34,9 @@ class Request(BaseModel):
     """Fields every client frame carries."""
 
     # Unknown fields are refused: a misspelt optional field must not pass unseen.
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built on first use: a function validates the few actions it serves, and a
+    # cold start should not build all of them (docs/aws.md).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: RequestId
 
 
@@ -167,10 +168,10 @@ ClientAction = Annotated[
     | OfferAdjourn | AcceptAdjourn | Resume | Sync | Candidates,
     Field(discriminator="action"),
 ]
-_ADAPTER: TypeAdapter[ClientAction] = TypeAdapter(ClientAction)
-ACTION_NAMES: frozenset[str] = frozenset(
-    get_args(m.model_fields["action"].annotation)[0] for m in ALL_ACTIONS
-)
+MODELS: dict[str, type[Request]] = {
+    get_args(m.model_fields["action"].annotation)[0]: m for m in ALL_ACTIONS
+}
+ACTION_NAMES: frozenset[str] = frozenset(MODELS)
 
 
 def read_request(body: object) -> ClientAction:
@@ -188,15 +189,16 @@ def read_request(body: object) -> ClientAction:
     try:
         # Lax mode only so that a JSON array fills a tuple field: every scalar
         # field is a Strict type, so nothing else is coerced.
-        return _ADAPTER.validate_python(frame)
+        request = MODELS[action].model_validate(frame)
     except ValidationError as exc:
         raise FrameRefused("malformed", f"{action}: {_problems(exc)}", rid) from None
+    return request  # type: ignore[return-value]
 
 
 def _problems(exc: ValidationError) -> str:
     said = []
     for err in exc.errors(include_url=False, include_input=False)[:5]:
-        where = ".".join(str(p) for p in err["loc"][1:]) or "frame"
+        where = ".".join(str(p) for p in err["loc"]) or "frame"
         if err["type"] == "extra_forbidden":
             said.append(f"unknown field {where[:64]!r}")
         else:

@@ -17,7 +17,7 @@ CellOut = tuple[int, int]
 
 
 class Event(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     game: str
     v: int
 
@@ -27,20 +27,20 @@ class BySeat(Event):
 
 
 class SeatPair(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     blue: int | None
     red: int | None
 
 
 class BlockTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     blue: int
     red: int
     undecided: int
 
 
 class Result(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     winner: Seat | None
     by: Literal["goal", "resign", "agreement", "time"]
     path: list[CellOut] | None = None
@@ -91,7 +91,7 @@ class Timeout(BySeat):
 
 
 class SeatCounts(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     blue: int
     red: int
 

@@ -7,6 +7,7 @@ frame the handlers post.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -18,7 +19,9 @@ CellOut = tuple[int, int]
 
 
 class Frame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Built on first use: a function renders only the frames it sends."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Ack(Frame):
@@ -36,7 +39,7 @@ class Error(Frame):
 
 
 class PlayerInfo(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     name: str
     hand_size: int
     mistakes: int
@@ -44,7 +47,7 @@ class PlayerInfo(BaseModel):
 
 
 class GameOptionsOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     blocks: BlockKind
     clues: int
     take_price: int
@@ -57,7 +60,7 @@ class GameOptionsOut(BaseModel):
 class View(BaseModel):
     """What one player (or a spectator, without ``you``/``hand``) may know."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     game: str
     v: int
     room: str
@@ -98,7 +101,7 @@ class Hidden(Frame):
 
 
 class RoomOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     id: str
     variant: str | None
 
@@ -110,7 +113,7 @@ class RoomsAnswer(Frame):
 
 
 class ProposalOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     id: str
     room: str
     by: str
@@ -137,7 +140,7 @@ class ProposalsAnswer(Frame):
 
 
 class GameSummary(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     game: str
     status: Status
     result: dict[str, Any] | None
@@ -162,6 +165,7 @@ class RecordAnswer(Frame):
 
 
 class LeaderboardEntry(BaseModel):
+    model_config = ConfigDict(defer_build=True)
     name: str
     rating: float
     rd: float
@@ -199,7 +203,10 @@ FIXED_TYPES = frozenset(
     {"ack", "error", "state", "hidden", "rooms", "proposal", "proposals", "games", "record",
      "leaderboard", "candidates"}
 )
-_FIXED: TypeAdapter[FixedFrame] = TypeAdapter(FixedFrame)
+@cache
+def _fixed() -> TypeAdapter[FixedFrame]:
+    # Only tests validate whole frames: no function pays for this union at start.
+    return TypeAdapter(FixedFrame)
 
 
 def validate_frame(data: dict[str, Any]) -> BaseModel:
@@ -209,7 +216,7 @@ def validate_frame(data: dict[str, Any]) -> BaseModel:
 
     kind = data.get("type")
     if kind in FIXED_TYPES:
-        return _FIXED.validate_python(data)
+        return _fixed().validate_python(data)
     if isinstance(kind, str) and kind in EVENT_TYPES:
         return EVENT_TYPES[kind].model_validate(data)
     raise ValueError(f"undocumented frame type {kind!r}")
