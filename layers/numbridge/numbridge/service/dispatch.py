@@ -57,8 +57,7 @@ class MessageHandler:
             return {"statusCode": 400}
         outcome = self.handle(connection_id, raw)
         self.svc.notifier.post(connection_id, outcome.replies)
-        for player, frames in outcome.pushes:
-            self.svc.notifier.to_player(player, frames)
+        _deliver(self.svc, outcome)
         return {"statusCode": 200}
 
     def handle(self, connection_id: str, raw: object) -> Outcome:
@@ -66,6 +65,13 @@ class MessageHandler:
             request = read_request(raw)  # the only time the frame is parsed
         except FrameRefused as junk:  # junk costs no store read
             return refused(junk.request_id, junk)
+        try:
+            return self._handle(connection_id, request)
+        except Exception:  # the one boundary: whatever failed, the sender is told
+            logger.exception("request failed")
+            return refused(request.id, ProtocolError("internal", "the server failed; retry"))
+
+    def _handle(self, connection_id: str, request: act.Request) -> Outcome:
         player = self.svc.connections.player_of(connection_id)
         if player is None:
             return refused(request.id, ProtocolError(
@@ -84,13 +90,9 @@ class MessageHandler:
             return use_case(self.svc, player, request)
 
         once = Once(player, request.id, digest(request)) if type(request) in MUTATING else None
-        try:
-            if once is not None and (repeat := once.stored(self.svc)) is not None:
-                return repeat
-            return settle(self.svc, decide, once, request.id)
-        except Exception:
-            logger.exception("request failed")
-            return refused(request.id, ProtocolError("internal", "the server failed; retry"))
+        if once is not None and (repeat := once.stored(self.svc)) is not None:
+            return repeat
+        return settle(self.svc, decide, once, request.id)
 
 
 # --- timers -------------------------------------------------------------------------
@@ -152,5 +154,12 @@ def _advance_isolated(svc: Services, game_id: str, timer_v: int | None = None) -
 
 
 def _deliver(svc: Services, outcome: Outcome) -> None:
+    """Push what was committed. A push that fails is logged and skipped: the change
+    stands, and the players catch up by ``v`` (``sync``)."""
     for player, frames in outcome.pushes:
-        svc.notifier.to_player(player, frames)
+        try:
+            svc.notifier.to_player(player, frames)
+        except Exception:
+            count("PushFailures")
+            logger.exception("push failed; the player catches up by v",
+                             extra={"player": player})
