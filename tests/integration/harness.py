@@ -24,6 +24,7 @@ from numbridge.club.rooms import load_rooms
 from numbridge.local.routing import select_route
 from numbridge.protocol import validate_frame
 from numbridge.service import context as ctx
+from numbridge.service.botturns import SqsBotTurns
 from numbridge.service.context import Services
 from numbridge.service.ratelimit import RateLimiter
 from numbridge.service.timers import SqsTimers
@@ -196,12 +197,15 @@ def dynamodb_store(dynamodb: Any) -> DynamoStore:
 class World:
     def __init__(self, store: Store, sqs: Any, seed: int = 7) -> None:
         queue_url = sqs.create_queue(QueueName="timers")["QueueUrl"]
+        bot_queue_url = sqs.create_queue(QueueName="bots")["QueueUrl"]
         self.api = ManagementApi()
         self.clock = Clock()
         self.sqs = SpySqs(sqs)
+        self.bot_sqs = SpySqs(sqs)
         self.store = store
         self.svc = Services(
             store=store, management=self.api, timers=SqsTimers(self.sqs, queue_url),
+            bots=SqsBotTurns(self.bot_sqs, bot_queue_url, delay_ms=800),
             token_secret=lambda: SECRET, rooms=load_rooms(), clock=self.clock,
             # The harness's clock stands still: tests of the limit install their own.
             limiter=RateLimiter(burst=10**9),
@@ -263,6 +267,37 @@ class World:
             event["Records"].append(record)
         self.sqs.sent.clear()
         return dict(function("timeout")(event, LambdaContext()))
+
+    def deliver_bots(self, messages: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Hand the bot messages sent so far (or ``messages``) to the bot function, as SQS
+        would; the clock moves on by each message's delay first."""
+        if messages is None:
+            messages = [sent["body"] for sent in self.sqs_bot_sent()]
+            self.bot_sqs.sent.clear()
+        event = load_event("timer-sqs")
+        template = event["Records"][0]
+        event["Records"] = []
+        for i, body in enumerate(messages):
+            record = copy.deepcopy(template)
+            record.update(messageId=f"b{next(_ids)}-{i}", body=json.dumps(body),
+                          eventSourceARN="arn:aws:sqs:us-east-1:123456789012:bots")
+            event["Records"].append(record)
+        self.clock.advance(1000)
+        return dict(function("bot")(event, LambdaContext()))
+
+    def sqs_bot_sent(self) -> list[dict[str, Any]]:
+        return list(self.bot_sqs.sent)
+
+    def play_bots(self, max_rounds: int = 400) -> int:
+        """Deliver bot messages, and those they cause, until none is left; how many."""
+        delivered = 0
+        for _ in range(max_rounds):
+            if not self.bot_sqs.sent:
+                break
+            delivered += len(self.bot_sqs.sent)
+            assert self.deliver_bots() == {"batchItemFailures": []}
+        assert not self.bot_sqs.sent, "the bots never stopped sending"
+        return delivered
 
     def sweep(self) -> dict[str, Any]:
         return dict(function("timeout")(load_event("sweep"), LambdaContext()))

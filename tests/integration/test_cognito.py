@@ -158,7 +158,7 @@ def test_names_that_are_no_player_or_the_clubs_own_are_refused(
 
 
 def test_operator_tokens_still_work_beside_cognito(verifier: CognitoVerifier) -> None:
-    assert player(issue_token("bot-easy", SECRET), verifier) == "bot-easy"
+    assert player(issue_token("robot", SECRET), verifier) == "robot"
     assert player(issue_token("ana", SECRET), None) == "ana"
     forged = issue_token("ana", "another-secret-of-the-same-length-0123456789")
     assert "signature" in refused(forged, verifier).lower()
@@ -295,7 +295,7 @@ def test_connect_binds_a_cognito_player(world: World, verifier: CognitoVerifier)
     assert status == 200 and conn is not None
     assert world.svc.connections.player_of(conn.id) == "ana"
     # and the operator's tokens still connect
-    assert world.connect("bot-easy")[0] == 200
+    assert world.connect("robot")[0] == 200
 
 
 def test_connect_refuses_bad_cognito_tokens(world: World, verifier: CognitoVerifier) -> None:

@@ -26,15 +26,20 @@ DESIGN = ROOT / "docs" / "design.md"
 
 FUNCTIONS = {
     "ConnectFunction", "DisconnectFunction", "LobbyFunction",
-    "DealFunction", "MoveFunction", "TimeoutFunction", "SignUpFunction",
+    "DealFunction", "MoveFunction", "TimeoutFunction", "SignUpFunction", "BotFunction",
 }
-API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction"}
+API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction"}
-POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction"}
-TIMER_SENDERS = {"DealFunction", "MoveFunction", "TimeoutFunction"}
+POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction"}
+# Every function that commits a game change arms its timer; the lobby deals games
+# against a bot.
+TIMER_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",
+                 "BotFunction"}
+# A bot seat may owe a turn after any game change but a deal between two people.
+BOT_SENDERS = TIMER_SENDERS - {"DealFunction"}
 DESIGN_ENV = {
-    "TABLE_NAME", "TIMER_QUEUE_URL", "MANAGEMENT_ENDPOINT",
+    "TABLE_NAME", "TIMER_QUEUE_URL", "BOT_QUEUE_URL", "BOT_DELAY_MS", "MANAGEMENT_ENDPOINT",
     "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_TRACE_DISABLED",
     "LOG_LEVEL",
 }
@@ -133,7 +138,7 @@ def test_sam_transform_succeeds_offline(cfn: dict[str, Any]) -> None:
     assert not {t for t in types if t.startswith("AWS::Serverless::")}
     assert set(of_type(cfn, "AWS::Lambda::Function")) == FUNCTIONS
     assert len(of_type(cfn, "AWS::Lambda::LayerVersion")) == 1
-    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 1
+    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 2  # timers, bots
     assert len(of_type(cfn, "AWS::Events::Rule")) == 1
     for function in of_type(cfn, "AWS::Lambda::Function").values():
         properties = function["Properties"]
@@ -227,7 +232,7 @@ def design_routes() -> dict[str, str]:
         if len(cells) != 2 or not cells[0].startswith("`"):
             continue
         function = cells[0].strip("`")
-        if function == "timeout":  # SQS and schedule triggers, not routes
+        if function in {"timeout", "bot"}:  # SQS and schedule triggers, not routes
             continue
         for key in re.findall(r"`([^`]+)`", cells[1]):
             if re.fullmatch(r"\$?[a-z_]+", key):
@@ -298,8 +303,21 @@ def test_no_wildcard_resources_and_tables_scoped(cfn: dict[str, Any]) -> None:
             function_id)
 
 
+def queue_senders(cfn: dict[str, Any], queue: str) -> set[str]:
+    """The functions that may send messages to one queue."""
+    return {
+        function_id
+        for function_id in of_type(cfn, "AWS::Lambda::Function")
+        for s in statements(cfn, function_id)
+        if any(a.startswith("sqs:SendMessage") for a in actions(s))
+        and queue in json.dumps(s["Resource"])
+    }
+
+
 def test_timer_queue_and_token_secret_access(cfn: dict[str, Any]) -> None:
     assert functions_allowed(cfn, "sqs:SendMessage") == TIMER_SENDERS
+    assert queue_senders(cfn, "TimerQueue") == TIMER_SENDERS
+    assert queue_senders(cfn, "BotQueue") == BOT_SENDERS
     assert functions_allowed(cfn, "secretsmanager:") == {"ConnectFunction"}
     (statement,) = [
         s for s in statements(cfn, "ConnectFunction")
@@ -336,14 +354,35 @@ def test_timer_queue_sweep_and_event_source(cfn: dict[str, Any]) -> None:
     assert queue["RedrivePolicy"]["deadLetterTargetArn"] == {
         "Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]
     }
-    (mapping,) = of_type(cfn, "AWS::Lambda::EventSourceMapping").values()
-    assert mapping["Properties"]["FunctionName"] == {"Ref": "TimeoutFunction"}
+    mappings = of_type(cfn, "AWS::Lambda::EventSourceMapping").values()
+    (mapping,) = [m for m in mappings if m["Properties"]["FunctionName"] == {
+        "Ref": "TimeoutFunction"}]
     assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": ["TimerQueue", "Arn"]}
     assert mapping["Properties"]["BatchSize"] == 10
     assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     (rule,) = of_type(cfn, "AWS::Events::Rule").values()
     assert rule["Properties"]["ScheduleExpression"] == "rate(1 minute)"
     assert rule["Properties"]["Targets"][0]["Arn"] == {"Fn::GetAtt": ["TimeoutFunction", "Arn"]}
+
+
+def test_bot_queue_retries_dead_letters_and_triggers_the_bot_function(
+    cfn: dict[str, Any],
+) -> None:
+    timeout_s = cfn["Resources"]["BotFunction"]["Properties"]["Timeout"]
+    queue = cfn["Resources"]["BotQueue"]["Properties"]
+    assert queue["VisibilityTimeout"] >= 6 * timeout_s
+    assert queue["RedrivePolicy"] == {
+        "deadLetterTargetArn": {"Fn::GetAtt": ["BotDeadLetterQueue", "Arn"]},
+        "maxReceiveCount": 3,
+    }
+    mappings = of_type(cfn, "AWS::Lambda::EventSourceMapping").values()
+    (mapping,) = [m for m in mappings if m["Properties"]["FunctionName"] == {
+        "Ref": "BotFunction"}]
+    assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": ["BotQueue", "Arn"]}
+    assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    env = cfn["Resources"]["BotFunction"]["Properties"]["Environment"]["Variables"]
+    assert env["BOT_QUEUE_URL"] == {"Ref": "BotQueue"}
+    assert env["BOT_DELAY_MS"] == {"Ref": "BotDelayMs"}
 
 
 # ---------------------------------------------------------------- tables

@@ -1,4 +1,4 @@
-"""The ``numbridge`` command: ``puzzle``, ``serve`` and ``token`` subcommands.
+"""The ``numbridge`` command: ``puzzle``, ``serve``, ``token`` and ``bot`` subcommands.
 
 Each subcommand module exposes ``register(subparsers)`` and sets ``func`` on its
 parser; heavy imports (python-sat, moto) happen inside the command, not here.
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import numbridge.botcli.cli as bot_cli
     import numbridge.local.cli as local_cli
     import numbridge.puzzles.cli as puzzle_cli
 
@@ -19,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     puzzle_cli.register(sub)
     local_cli.register(sub)
+    bot_cli.register(sub)
     return parser
 
 

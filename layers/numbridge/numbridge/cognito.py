@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 ALGORITHM: Final = "RS256"
 TOKEN_USES: Final = frozenset({"id", "access"})
-# Names the operator hands out (the bots); nobody may sign up as one.
-RESERVED_PREFIXES: Final = ("bot-",)
 JWKS_MAX_AGE_S: Final = 3600.0
 # A token naming a key we do not have refetches the JWKS at most this often.
 JWKS_MIN_REFETCH_S: Final = 60.0
@@ -206,10 +204,6 @@ class CognitoVerifier:
 def check_cognito_name(name: str) -> str:
     """``name`` if a Cognito user may play under it; :class:`InvalidCognitoToken` if not."""
     try:
-        check_player_name(name)
+        return check_player_name(name)  # the bots' names included (numbridge.names)
     except ValueError as exc:
         raise InvalidCognitoToken(str(exc)) from exc
-    if name.lower().startswith(RESERVED_PREFIXES):
-        raise InvalidCognitoToken(f"player names starting {'/'.join(RESERVED_PREFIXES)} "
-                                  "are the club's own")
-    return name

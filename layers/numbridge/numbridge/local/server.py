@@ -3,17 +3,19 @@
 Start-up: data dir and token secret → port bound → the database (SQLite in the
 data dir, or DynamoDB) → an old snapshot imported once → stale connections
 forgotten → handler environment → handlers imported → services wired (store,
-``@connections`` client, deadline timers) → gateway listening → every pending
-deadline armed, sweep running. Shutdown (Ctrl-C / SIGTERM): sockets closed
-with 1001 and their ``$disconnect`` handlers run, timers stopped, the database
-closed. Every acknowledged action is already committed: nothing is saved at
-shutdown, and a killed process loses nothing that was acknowledged.
+``@connections`` client, deadline timers, the bot queue) → gateway listening →
+every pending deadline armed (and a bot turn owed sent again), sweep running.
+Shutdown (Ctrl-C / SIGTERM): sockets closed with 1001 and their ``$disconnect``
+handlers run, timers and bot queue stopped, the database closed. Every
+acknowledged action is already committed: nothing is saved at shutdown, and a
+killed process loses nothing that was acknowledged.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 import time
@@ -28,6 +30,7 @@ from botocore.config import Config
 from numbridge.local import environment, upgrade
 from numbridge.local.aws_events import REGION
 from numbridge.local.banner import Started, banner
+from numbridge.local.bots import LocalBotTurns
 from numbridge.local.datadir import data_dir, token_secret
 from numbridge.local.functions import (
     Invoker,
@@ -39,11 +42,13 @@ from numbridge.local.functions import (
 from numbridge.local.http_server import GatewayServer, base_url, bind
 from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
 from numbridge.local.timers import SWEEP_INTERVAL_S, DeadlineTimers
+from numbridge.service.botturns import delay_ms_from
 from numbridge.service.context import Services
 
 log = logging.getLogger("numbridge.local")
 
 TIMEOUT_FUNCTION = "timeout"
+BOT_FUNCTION = "bot"
 
 
 @dataclass(frozen=True)
@@ -142,12 +147,17 @@ async def _serve(options: ServeOptions) -> None:
             sweep_interval_s=options.sweep_interval_s,
             housekeeping=partial(_housekeeping, opened),
         )
-        svc = _services(opened, http_url, timers, secret)
+        bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
+                             delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
+        svc = _services(opened, http_url, timers, bots, secret)
         server = GatewayServer(routes, invoker, token_secret=secret)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
-        armed = timers.start(svc.games.deadlines())
+        bots.start()
+        pending = svc.games.deadlines()
+        armed = timers.start(pending)
+        _wake_bots(svc, pending)
         print(banner(Started(
             ws_url=base_url(options.host, port, "ws") + "/", http_url=http_url,
             data_dir=directory, default_data_dir=options.data_dir is None,
@@ -158,6 +168,7 @@ async def _serve(options: ServeOptions) -> None:
         await stop.wait()
         await server.stop()
         await timers.stop()
+        await bots.stop()
         invoker.shutdown()
     finally:
         opened.close()
@@ -171,8 +182,21 @@ def _forget_connections(opened: OpenStore) -> None:
         opened.store.purge_partitions("CONN#")
 
 
+def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
+    """A bot turn queued before a restart was in memory: send it again."""
+    from numbridge import rules
+    from numbridge.service.botseat import owing
+
+    for game_id, _, _ in pending:
+        row = svc.games.load(game_id)
+        if row is None:
+            continue
+        for turn in owing(rules.GameState.from_dict(row.state)):
+            svc.bots.send(turn.game, turn.seat, turn.v)
+
+
 def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
-              secret: str) -> Services:
+              bots: LocalBotTurns, secret: str) -> Services:
     from numbridge.club.rooms import load_rooms
     from numbridge.service import context
 
@@ -184,6 +208,6 @@ def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
                       max_pool_connections=64, retries={"max_attempts": 1}),
         **DUMMY_CREDENTIALS)
     svc = context.Services(store=opened.store, management=management, timers=timers,
-                           token_secret=lambda: secret, rooms=load_rooms())
+                           token_secret=lambda: secret, rooms=load_rooms(), bots=bots)
     context.install(svc)
     return svc

@@ -60,6 +60,9 @@ class Propose(Request):
     rated: StrictBool = True
     colour: Literal["blue", "red", "random"] = "random"
     variant: VariantName | None = Field(None, description="only where the room offers several")
+    bot: Literal["easy", "normal", "strong"] | None = Field(
+        None, description="deal at once against the bot `bot-LEVEL` (always unrated: "
+                          "`rated` may be omitted or false); no open proposal")
 
 
 class Proposals(Request):

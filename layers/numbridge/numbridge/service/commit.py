@@ -82,6 +82,7 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
         if remembered is not None:
             writes.append(remembered)
         if not writes:
+            follow_up(svc, outcome)  # nothing to commit, but perhaps a timer to send again
             return outcome
         try:
             svc.store.transact(writes)
@@ -98,7 +99,8 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
 
 
 def follow_up(svc: Services, outcome: Outcome) -> None:
-    """After the commit: arm the timers. A failure here is repaired by the sweep."""
+    """After the commit: arm the timers, wake the bots. A failure here is repaired
+    by the sweep (a timer) or by the watchdog timer (a bot turn)."""
     now = svc.clock()
     for timer in outcome.timers:
         try:
@@ -107,3 +109,10 @@ def follow_up(svc: Services, outcome: Outcome) -> None:
             count("TimerSendFailures")
             logger.exception("timer not sent; the sweep will apply it",
                              extra={"game": timer.game, "v": timer.v})
+    for turn in outcome.bots:
+        try:
+            svc.bots.send(turn.game, turn.seat, turn.v)
+        except Exception:
+            count("BotTurnSendFailures")
+            logger.exception("bot turn not sent; its watchdog timer will send it again",
+                             extra={"game": turn.game, "v": turn.v})

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 
 from numbridge.club.rooms import Rooms, load_rooms
+from numbridge.service.botturns import BotTurns, NoBotTurns, SqsBotTurns, delay_ms_from
 from numbridge.service.notifier import Notifier
 from numbridge.service.ratelimit import RateLimiter
 from numbridge.service.timers import SqsTimers, Timers
@@ -49,6 +50,8 @@ class Services:
     # Cognito sign-in, when the stack enables it (numbridge.cognito).
     cognito: CognitoVerifier | None = None
     limiter: RateLimiter = field(default_factory=RateLimiter)
+    # Where a bot seat's turns go (the bot queue); without one a bot waits for its timer.
+    bots: BotTurns = field(default_factory=NoBotTurns)
 
     @cached_property
     def games(self) -> Games:
@@ -89,12 +92,16 @@ def from_environment() -> Services:
     from numbridge.cognito import CognitoPool, CognitoVerifier
 
     pool = CognitoPool.from_environment()
+    bot_queue = os.environ.get("BOT_QUEUE_URL")
+    sqs = boto3.client("sqs")
     return Services(
         store=DynamoStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
         management=boto3.client(
             "apigatewaymanagementapi", endpoint_url=os.environ["MANAGEMENT_ENDPOINT"]
         ),
-        timers=SqsTimers(boto3.client("sqs"), os.environ["TIMER_QUEUE_URL"]),
+        timers=SqsTimers(sqs, os.environ["TIMER_QUEUE_URL"]),
+        bots=SqsBotTurns(sqs, bot_queue, delay_ms_from(os.environ.get("BOT_DELAY_MS")))
+        if bot_queue else NoBotTurns(),
         token_secret=token_secret,
         rooms=Rooms.deferred(load_rooms),
         cognito=CognitoVerifier(pool) if pool else None,

@@ -14,7 +14,7 @@ from typing import Any
 
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import actions as act
-from numbridge.service import lobby, play
+from numbridge.service import botgame, lobby, play
 from numbridge.service.commit import Once, digest, refused, settle
 from numbridge.service.context import Services
 from numbridge.service.inbound import message_parts
@@ -24,7 +24,7 @@ from numbridge.service.outcome import Outcome
 UseCase = Callable[[Services, str, Any], Outcome]
 
 USE_CASES: dict[type[act.Request], UseCase] = {
-    act.Rooms: lobby.rooms, act.Propose: lobby.propose, act.Proposals: lobby.proposals,
+    act.Rooms: lobby.rooms, act.Propose: botgame.propose, act.Proposals: lobby.proposals,
     act.Withdraw: lobby.withdraw, act.Accept: lobby.accept, act.Games: lobby.games,
     act.Record: lobby.record, act.Leaderboard: lobby.leaderboard,
     act.Sync: play.sync, act.Candidates: play.candidates,

@@ -19,6 +19,15 @@ class Timer:
     deadline_ms: int
 
 
+@dataclass(frozen=True)
+class BotTurn:
+    """A bot seat that must act at version ``v`` (move, answer an offer, resume)."""
+
+    game: str
+    seat: str
+    v: int
+
+
 @dataclass
 class Outcome:
     replies: list[Frame]
@@ -27,3 +36,5 @@ class Outcome:
     # committed together, all or nothing, before anything is answered or pushed
     writes: list[Write] = field(default_factory=list)
     timers: list[Timer] = field(default_factory=list)
+    # sent to the bot queue after the commit, like the timers
+    bots: list[BotTurn] = field(default_factory=list)

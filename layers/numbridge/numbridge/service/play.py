@@ -15,6 +15,7 @@ from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame, error_frame
 from numbridge.protocol import actions as act
 from numbridge.rules.seats import SEATS
+from numbridge.service import botseat
 from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
 from numbridge.service.observability import count
@@ -94,7 +95,9 @@ def transition(svc: Services, row: GameRow, before: rules.GameState,
     _measure(change.events)
     pushes = [(after.players[seat], [for_viewer(e, seat) for e in events]) for seat in SEATS]
     timers = [] if deadline is None else [Timer(after.game_id, after.v, deadline)]
-    return Outcome(replies or [], pushes, writes, timers)
+    bots = botseat.owing(after)
+    timers += botseat.watchdogs(bots, deadline, now_ms)
+    return Outcome(replies or [], pushes, writes, timers, bots)
 
 
 def _measure(events: tuple[rules.Event, ...]) -> None:
@@ -121,9 +124,12 @@ def advance(svc: Services, game_id: str, timer_v: int | None = None) -> Outcome:
     due = rules.advance(state, now, svc.rng)
     if not due.events:
         deadline = rules.next_deadline(state)
+        # Woke early (a watchdog, or a wait beyond SQS's 15 minutes): a bot seat that
+        # still owes this version's turn is sent it again.
+        bots = botseat.owing(state) if timer_v is not None else []
         if timer_v is not None and deadline is not None:
-            return Outcome([], timers=[Timer(game_id, row.v, deadline)])  # woke early
-        return Outcome([])
+            return Outcome([], timers=[Timer(game_id, row.v, deadline)], bots=bots)
+        return Outcome([], bots=bots)
     return transition(svc, row, state, due, now)
 
 
@@ -148,7 +154,7 @@ def sync(svc: Services, player: str, request: act.Sync) -> Outcome:
         replies = [*(for_viewer(e, seat) for e in missed), ack_frame(request.id)]
     if due is None:
         return Outcome(replies)
-    return Outcome(replies, due.pushes, due.writes, due.timers)
+    return Outcome(replies, due.pushes, due.writes, due.timers, due.bots)
 
 
 def candidates(svc: Services, player: str, request: act.Candidates) -> Outcome:

@@ -5,5 +5,6 @@ only what it runs: ``functions/<name>/app.py`` re-exports one ``handler``.
   (tokens and connections; no protocol, no rules);
 - :mod:`.message`: every client frame (the lobby, deal and move functions);
 - :mod:`.timeout`: per-turn timers from SQS and the one-minute sweep;
+- :mod:`.bot`: bot seats' turns from the bot queue (SQS);
 - :mod:`.signup`: Cognito's pre-sign-up check of a new username.
 """

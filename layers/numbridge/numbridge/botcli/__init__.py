@@ -1,0 +1,1 @@
+"""``numbridge bot``: the bot brain as a WebSocket client of any deployment."""

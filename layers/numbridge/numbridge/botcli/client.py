@@ -1,0 +1,255 @@
+"""A WebSocket player that accepts open proposals and plays them out with the brain.
+
+One connection; up to ``games`` games at once. After every frame that can
+change what it owes (a turn, an offer, an adjournment) it asks for a fresh
+view (``sync``) and sends what ``numbridge.bot.decide`` chooses, with one id
+per (game, v) so that a resent request is applied once. After a dropped
+connection it reconnects, lists its games and catches up each by ``v``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from numbridge.bot import Knowledge, Level, decide, observe
+
+log = logging.getLogger("numbridge.bot")
+
+Frame = dict[str, Any]
+
+# Frames after which the bot may owe something.
+WAKES = frozenset({"turn", "draw_offered", "adjourn_offered", "adjourned",
+                   "resume_requested", "resumed"})
+REQUEST_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True)
+class BotOptions:
+    url: str  # ws://host:port/ (the token is added)
+    token: str
+    name: str
+    level: Level
+    room: str | None = None
+    games: int = 1
+    stop_after: int | None = None  # games to finish before exiting; None: run on
+    poll_s: float = 3.0
+
+
+@dataclass
+class Game:
+    knowledge: Knowledge = field(default_factory=Knowledge)
+    v: int = 0
+    busy: bool = False
+    again: bool = False
+
+
+class BotClient:
+    def __init__(self, options: BotOptions, rng: random.Random | None = None) -> None:
+        self.options = options
+        self.rng = rng or random.Random()
+        self.games: dict[str, Game] = {}
+        self.finished = 0
+        self._ids = itertools.count(1)
+        self._answers: dict[str, asyncio.Future[Frame]] = {}
+        self._ws: Any = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._done = asyncio.Event()
+
+    # ------------------------------------------------------------ life
+
+    async def run(self) -> int:
+        """Play until ``stop_after`` games have finished (or forever); the exit status."""
+        import websockets
+
+        backoff = 0.5
+        while not self._done.is_set():
+            try:
+                async with websockets.connect(self._address(), open_timeout=10) as ws:
+                    self._ws, backoff = ws, 0.5
+                    await self._session()
+            except (OSError, websockets.ConnectionClosed, websockets.InvalidStatus) as exc:
+                if isinstance(exc, websockets.InvalidStatus) and \
+                        exc.response.status_code in {401, 403}:
+                    log.error("the server refused the token (%s)", exc.response.status_code)
+                    return 2
+                log.warning("connection lost (%s); again in %.1f s", exc, backoff)
+            finally:
+                self._ws = None
+                self._fail_waiting()
+            if not self._done.is_set():
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 30.0)
+        return 0
+
+    def _address(self) -> str:
+        base = self.options.url
+        return f"{base}{'&' if '?' in base else '?'}token={self.options.token}"
+
+    async def _session(self) -> None:
+        reader = asyncio.create_task(self._read())
+        try:
+            await self._catch_up()
+            lobby = asyncio.create_task(self._lobby())
+            done = asyncio.create_task(self._done.wait())
+            await asyncio.wait({reader, lobby, done}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (lobby, done):
+                task.cancel()
+            if reader.done():
+                reader.result()  # the connection's error, if any
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+
+    def _fail_waiting(self) -> None:
+        for future in self._answers.values():
+            if not future.done():
+                future.set_exception(ConnectionError("connection lost"))
+        self._answers.clear()
+
+    # ------------------------------------------------------------ requests
+
+    async def request(self, action: str, request_id: str | None = None,
+                      **fields: Any) -> Frame:
+        """Send and wait for the answer; waits out ``rate_limited`` with the same id."""
+        rid = request_id or f"{self.options.name}-{next(self._ids)}"
+        while True:
+            future: asyncio.Future[Frame] = asyncio.get_running_loop().create_future()
+            self._answers[rid] = future
+            await self._ws.send(json.dumps({"action": action, "id": rid, **fields}))
+            answer = await asyncio.wait_for(future, REQUEST_TIMEOUT_S)
+            if answer.get("code") != "rate_limited":
+                return answer
+            await asyncio.sleep((answer.get("retry_after_ms") or 1000) / 1000)
+
+    async def _read(self) -> None:
+        async for raw in self._ws:
+            frame = json.loads(raw)
+            if not isinstance(frame, dict):
+                continue
+            rid = frame.get("id")
+            if rid is not None and rid in self._answers:
+                future = self._answers.pop(rid)
+                if not future.done():
+                    future.set_result(frame)
+                if frame.get("type") != "state":
+                    continue
+            self._pushed(frame)
+
+    def _pushed(self, frame: Frame) -> None:
+        game_id = frame.get("game")
+        if not isinstance(game_id, str):
+            return
+        kind = frame.get("type")
+        game = self.games.get(game_id)
+        if game is None:
+            if kind != "state" or frame.get("id") is not None:
+                return  # not a game of ours (or a finished one)
+            game = self.games[game_id] = Game()
+            log.info("playing %s", game_id)
+        game.knowledge = observe(game.knowledge, frame)
+        if isinstance(frame.get("v"), int):
+            game.v = max(game.v, frame["v"])
+        if kind == "finished":
+            self._finish(game_id)
+        elif kind in WAKES or (kind == "state" and frame.get("id") is None):
+            self._spawn(self._think_until_settled(game_id))
+
+    def _finish(self, game_id: str) -> None:
+        if self.games.pop(game_id, None) is None:
+            return
+        self.finished += 1
+        log.info("finished %s (%d so far)", game_id, self.finished)
+        stop = self.options.stop_after
+        if stop is not None and self.finished >= stop and not self.games:
+            self._done.set()
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------ playing
+
+    async def _think_until_settled(self, game_id: str) -> None:
+        """One decision at a time per game; a wake-up meanwhile asks for another."""
+        game = self.games.get(game_id)
+        if game is None:
+            return
+        if game.busy:
+            game.again = True
+            return
+        game.busy = True
+        try:
+            while game_id in self.games:
+                game.again = False
+                await self._think(game_id, game)
+                if not game.again:
+                    break
+        except (ConnectionError, TimeoutError) as exc:
+            log.warning("%s: %s (the next sync catches up)", game_id, exc)
+        finally:
+            game.busy = False
+
+    async def _think(self, game_id: str, game: Game) -> None:
+        state = await self.request("sync", game=game_id)
+        if state.get("type") != "state":
+            log.warning("%s: sync answered %s", game_id, state)
+            return
+        game.knowledge = observe(game.knowledge, state)
+        view = state["view"]
+        game.v = max(game.v, int(state["v"]))
+        if view.get("status") == "finished":
+            self._finish(game_id)
+            return
+        frame = decide(view, game.knowledge, self.options.level, self.rng)
+        if frame is None:
+            return
+        fields = {k: v for k, v in frame.items() if k != "action"}
+        answer = await self.request(frame["action"],
+                                    request_id=f"{self.options.name}-{game_id}-{state['v']}",
+                                    **fields)
+        if answer.get("type") == "error":
+            log.info("%s: %s refused (%s)", game_id, frame["action"], answer.get("code"))
+
+    # ------------------------------------------------------------ the lobby
+
+    async def _catch_up(self) -> None:
+        """After (re)connecting: every game of ours in progress, caught up by ``v``."""
+        listed = await self.request("games")
+        for line in listed.get("games", []):
+            if line.get("status") not in {"playing", "adjourned"}:
+                continue
+            game_id = str(line["game"])
+            game = self.games.setdefault(game_id, Game())
+            # The events missed (mistakes and exchanges the brain remembers), then a view.
+            await self.request("sync", game=game_id, v=game.v)
+            self._spawn(self._think_until_settled(game_id))
+
+    async def _lobby(self) -> None:
+        while not self._done.is_set():
+            if len(self.games) < self.options.games and not self._enough_started():
+                await self._accept_one()
+            await asyncio.sleep(self.options.poll_s)
+
+    def _enough_started(self) -> bool:
+        stop = self.options.stop_after
+        return stop is not None and self.finished + len(self.games) >= stop
+
+    async def _accept_one(self) -> None:
+        fields = {"room": self.options.room} if self.options.room else {}
+        listed = await self.request("proposals", **fields)
+        for proposal in listed.get("proposals", []):
+            if proposal.get("by") == self.options.name:
+                continue
+            answer = await self.request("accept", proposal=proposal["id"])
+            if answer.get("type") == "ack":
+                log.info("accepted %s from %s", proposal["id"], proposal.get("by"))
+                return
