@@ -1,5 +1,5 @@
 """Drive the real Lambda entry points (functions/*/app.py) with API Gateway-shaped
-events against moto's DynamoDB and SQS. The only stand-in is API Gateway's
+events against moto's DynamoDB (or SQLite) and SQS. The only stand-in is API Gateway's
 ``@connections`` API, recorded here (the e2e tests use the real local gateway).
 """
 
@@ -10,7 +10,6 @@ import importlib.util
 import itertools
 import json
 import random
-import threading
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -116,31 +115,6 @@ class SpySqs:
         return self.client.send_message(**kwargs)
 
 
-class Linearized:
-    """A boto3 client whose calls reach moto one at a time.
-
-    DynamoDB serialises transactions; moto's in-process backend checks a
-    transaction's conditions and applies it without a lock, so two threads can
-    interleave inside it. The races the tests stage happen in our code (both
-    requests load the same version first); this keeps the store honest.
-    """
-
-    def __init__(self, client: Any) -> None:
-        self._client = client
-        self._lock = threading.Lock()
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._client, name)
-        if not callable(attr) or name.startswith("_"):
-            return attr
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            with self._lock:
-                return attr(*args, **kwargs)
-
-        return call
-
-
 _ids = itertools.count(1)
 
 
@@ -187,9 +161,11 @@ class Conn:
 
 
 def dynamodb_store(dynamodb: Any) -> DynamoStore:
-    """The game table on moto, created from the template."""
+    """The game table on moto, created from the template. Calls are not serialised
+    here: races meet in the store, as they would in DynamoDB (moto's server takes one
+    DynamoDB request at a time; moto in-process does not, see testkit.moto_server)."""
     create_tables(dynamodb, {"GameTable": "games"})
-    return DynamoStore(Linearized(dynamodb), "games")
+    return DynamoStore(dynamodb, "games")
 
 
 class World:
