@@ -56,7 +56,7 @@ def test_sigint_stops_gracefully_and_the_data_stays(local_server: LocalServer) -
         assert proposal["proposal"]["id"] in [p["id"] for p in listed]
 
 
-def test_an_moto_url_endpoint_holds_the_data(
+def test_an_external_dynamodb_endpoint_holds_the_data(
     tmp_path: Path, moto_url: str
 ) -> None:
     server = LocalServer(
