@@ -23,6 +23,14 @@ settings.register_profile("ci", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture
+def aws() -> Iterator[None]:
+    """moto in this process for the test (testkit.moto_server): clients made without
+    an endpoint reach it."""
+    with moto_server_module.in_process():
+        yield
+
+
 @pytest.fixture(scope="session")
 def moto_server() -> Iterator[str]:
     """moto's server, once per session (testkit.moto_server); its URL."""

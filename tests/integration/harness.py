@@ -11,13 +11,14 @@ import itertools
 import json
 import random
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from botocore.exceptions import ClientError
+from ledger import Ledger
 from numbridge.auth import issue_token
 from numbridge.club.rooms import load_rooms
 from numbridge.local.routing import select_route
@@ -82,7 +83,8 @@ class Clock:
 class ManagementApi:
     """API Gateway's @connections API: delivers to open connections, 410 otherwise."""
 
-    def __init__(self) -> None:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
         self.open: set[str] = set()
         self.frames: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self.crash_after_commit = False
@@ -98,6 +100,7 @@ class ManagementApi:
             )
         frame = json.loads(Data)
         validate_frame(frame)  # every frame the server sends fits the protocol models
+        self.ledger.post(ConnectionId, frame)
         self.frames[ConnectionId].append(frame)
         return {}
 
@@ -162,8 +165,7 @@ class Conn:
 
 def dynamodb_store(dynamodb: Any) -> DynamoStore:
     """The game table on moto, created from the template. Calls are not serialised
-    here: races meet in the store, as they would in DynamoDB (moto's server takes one
-    DynamoDB request at a time; moto in-process does not, see testkit.moto_server)."""
+    here: races meet in the store, as they would in DynamoDB (testkit.moto_server)."""
     create_tables(dynamodb, {"GameTable": "games"})
     return DynamoStore(dynamodb, "games")
 
@@ -171,7 +173,8 @@ def dynamodb_store(dynamodb: Any) -> DynamoStore:
 class World:
     def __init__(self, store: Store, sqs: Any, seed: int = 7) -> None:
         queue_url = sqs.create_queue(QueueName="timers")["QueueUrl"]
-        self.api = ManagementApi()
+        self.ledger = Ledger(store)  # what was committed and posted: World.check_secrets
+        self.api = ManagementApi(self.ledger)
         self.clock = Clock()
         self.sqs = SpySqs(sqs)
         self.store = store
@@ -198,6 +201,7 @@ class World:
         if status != 200:
             return status, None
         self.api.open.add(cid)
+        self.ledger.players[cid] = player or "?"
         return status, Conn(self, player or "?", cid)
 
     def join(self, player: str) -> Conn:
@@ -215,7 +219,8 @@ class World:
         event["requestContext"].update(connectionId=cid, routeKey=route,
                                        messageId=f"m{next(_ids)}", requestId=f"q{next(_ids)}")
         event["body"] = body
-        function(self.routes[route])(event, LambdaContext())
+        with self.ledger.handling(body):
+            function(self.routes[route])(event, LambdaContext())
 
     def disconnect(self, cid: str) -> None:
         self.api.open.discard(cid)
@@ -246,6 +251,11 @@ class World:
         row = self.svc.games.load(game)
         assert row is not None
         return row.state
+
+    def check_secrets(self) -> Counter[str]:
+        """Fail if any client received what it may not know (testkit.hidden) — every
+        frame posted so far, to every connection; the frames checked, by type."""
+        return self.ledger.check()
 
     def close(self) -> None:
         ctx.install(None)

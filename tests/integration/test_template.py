@@ -14,7 +14,6 @@ from typing import Any
 import boto3
 import cfnlint.api
 import pytest
-from moto import mock_aws
 from numbridge.protocol.actions import ACTION_NAMES
 from numbridge.store import schema
 from samtranslator.parser.parser import Parser
@@ -373,8 +372,7 @@ def test_table_definitions_match_the_design(raw: dict[str, Any]) -> None:
         schema.ttl_attribute("NoSuchTable", TEMPLATE)
 
 
-@mock_aws
-def test_create_tables_in_moto_is_idempotent_and_enables_ttl() -> None:
+def test_create_tables_in_moto_is_idempotent_and_enables_ttl(aws: None) -> None:
     client = boto3.client("dynamodb", region_name="us-east-1")
     names = {"GameTable": "nb-test-game"}
     schema.create_tables(client, names, TEMPLATE)
@@ -405,8 +403,7 @@ def test_create_tables_in_moto_is_idempotent_and_enables_ttl() -> None:
     assert [item["pk"]["S"] for item in found] == ["GAME#g-1"]
 
 
-@mock_aws
-def test_create_tables_accepts_a_resource_and_rejects_unknown_tables() -> None:
+def test_create_tables_accepts_a_resource_and_rejects_unknown_tables(aws: None) -> None:
     resource = boto3.resource("dynamodb", region_name="us-east-1")
     schema.create_tables(resource, {"GameTable": "nb-games"}, TEMPLATE)
     assert [t.name for t in resource.tables.all()] == ["nb-games"]
