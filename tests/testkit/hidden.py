@@ -14,7 +14,8 @@ hand. :func:`secrets_of` lists those facts for one viewer of one game state;
 - a list of tiles under ``hand`` that is not the viewer's own hand, or any list
   of digits that is the other player's hand or the bag.
 
-The scan knows no field names beyond ``hand`` and ``v`` (a version, not a digit):
+The scan knows no field names beyond ``hand`` (tiles, not a cell) and ``v`` (a
+version, not a digit):
 a field added tomorrow is scanned like the others.
 """
 
@@ -119,7 +120,7 @@ def _leaks_of(frame: Any, s: Secrets, said: frozenset[tuple[int, int, int]]) -> 
         where = ".".join(path) or "(frame)"
         if isinstance(value, Mapping):
             # A cell and a digit side by side: the digit must not be the cell's secret.
-            cells = [v for v in value.values() if _is_cell(v, n)]
+            cells = [v for k, v in value.items() if k != "hand" and _is_cell(v, n)]
             digits = [v for k, v in value.items()
                       if k != "v" and type(v) is int and 1 <= v <= n]
             found += [f"{where}: {s.game} cell {c} with its solution digit {d}"

@@ -51,6 +51,7 @@ from rules_helpers import (
     roundtrip,
     shuffled_solution,
 )
+from testkit.hidden import leaks, secrets_of
 
 EVENT_KINDS = {
     "placed",
@@ -240,6 +241,7 @@ def check_transition(before: GameState, t: Transition) -> None:
     assert after.v == before.v + len(t.events)
     assert [e.v for e in t.events] == list(range(before.v + 1, after.v + 1))
     last_hand: dict[Seat, list[int]] = {}
+    hidden = [] if after.status == "finished" else [secrets_of(after, seat) for seat in SEATS]
     for e in t.events:
         assert e.kind in EVENT_KINDS, e.kind
         json.dumps(e.data)
@@ -249,6 +251,8 @@ def check_transition(before: GameState, t: Transition) -> None:
         else:
             assert e.to is None
             assert "hand" not in e.data and "solution" not in e.data and "paid_digits" not in e.data
+            # A public event tells neither player anything hidden after the transition.
+            assert leaks(e.data, hidden) == [], (e.kind, e.data)
     for seat, hand in last_hand.items():
         assert hand == list(after.hand(seat))
     for seat in SEATS:  # every change of a hand is announced to its holder
@@ -259,14 +263,13 @@ def check_transition(before: GameState, t: Transition) -> None:
 
 
 def check_views(s: GameState, now: int) -> None:
-    solution = s.board.solution
     for seat in (*SEATS, None):
         view = player_view(s, seat, now) if seat else spectator_view(s, now)
         assert set(view) <= VIEW_KEYS
         text = json.dumps(view)
         assert '"solution"' not in text and '"record"' not in text
-        if s.digits != solution:  # (a full board shows the whole solution, rightly)
-            assert solution not in text
+        # No hidden digit, tile or solution anywhere in the view (testkit.hidden).
+        assert leaks(view, [secrets_of(s, seat)]) == [], leaks(view, [secrets_of(s, seat)])
         assert isinstance(view["bag"], int) and view["bag"] == len(s.bag)
         for who in SEATS:
             assert set(view["players"][who]) == {"name", "hand_size", "mistakes", "clock_ms"}
