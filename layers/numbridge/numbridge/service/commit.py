@@ -82,6 +82,7 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
         if remembered is not None:
             writes.append(remembered)
         if not writes:
+            follow_up(svc, outcome)  # a timer woken early sends the rest of its wait
             return outcome
         try:
             svc.store.transact(writes)
