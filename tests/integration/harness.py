@@ -1,6 +1,9 @@
 """Drive the real Lambda entry points (functions/*/app.py) with API Gateway-shaped
-events against moto's DynamoDB (or SQLite) and SQS. The only stand-in is API Gateway's
-``@connections`` API, recorded here (the e2e tests use the real local gateway).
+events against moto's DynamoDB (or SQLite) and SQS. The only stand-in is API
+Gateway's ``@connections`` API, recorded here (the e2e tests use the real local
+gateway). Every frame posted is validated against the protocol models and kept,
+with every committed state, in a ledger (``ledger.py``): after each test the
+``world`` fixture checks that no client received anything it may not know.
 """
 
 from __future__ import annotations
