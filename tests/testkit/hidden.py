@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from numbridge import rules
+from numbridge.rules.seats import SEATS
 
 Cell = tuple[int, int]
 _CELL_TEXT = re.compile(r"[\[(]\s*(\d+)\s*,\s*(\d+)\s*[\])]")
@@ -60,9 +61,8 @@ def secrets_of(state: rules.GameState, seat: str | None) -> Secrets:
     solution = state.board.solution
     cells = frozenset((i // n, i % n, int(solution[i]))
                       for i, d in enumerate(state.digits) if d == ".")
-    seats = ("blue", "red")
-    own = tuple(state.hand(seat)) if seat in seats else None  # type: ignore[arg-type]
-    others = tuple(tuple(state.hand(s)) for s in seats if s != seat and state.hand(s))
+    own = next((tuple(state.hand(s)) for s in SEATS if s == seat), None)
+    others = tuple(tuple(state.hand(s)) for s in SEATS if s != seat and state.hand(s))
     return Secrets(state.game_id, n, cells, solution if cells else None, own, others,
                    tuple(state.bag), public)
 
