@@ -452,8 +452,8 @@ class Player:
     def turn_action(self, seat: Seat) -> Action:
         s, p = self.state, self.pick
         hand = s.hand(seat)
-        if self.swap_open(s) and p.random() < 0.3:
-            return Swap()
+        if s.variant != "domains" and seat == "red" and self.turns == 1 and p.random() < 0.3:
+            return Swap()  # red's first turn: a swap, whether the rule is open or not
         roll = p.random()
         if hand and roll < 0.55:
             digit = p.choice(hand)
