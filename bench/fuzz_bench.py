@@ -30,12 +30,12 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "tests" / "integration"))
     import boto3
     from fuzzing import Fuzzer
-    from harness import World
+    from harness import World, dynamodb_store
     from moto import mock_aws
     from test_fuzz import BATCH, fuzz
 
     with mock_aws():
-        world = World(boto3.client("dynamodb"), boto3.client("sqs"))
+        world = World(dynamodb_store(boto3.client("dynamodb")), boto3.client("sqs"))
         fuzzer = Fuzzer(world)
         started = time.perf_counter()
         try:

@@ -38,6 +38,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT / "tests"))  # testkit: the tests' solver and move chooser
 
 QUICK = os.environ.get("BENCH_LOAD_QUICK") == "1"
 FLOOD_PER_CONNECTION = 500  # requests a second on each of the flooder's connections
@@ -233,11 +234,11 @@ _solutions: dict[str, str] = {}
 
 
 def _solve(seat: Any) -> str:
-    from client import solve
+    from testkit.sudoku import solve
 
     key = "".join(seat.digits) + seat.blocks
     if key not in _solutions:
-        _solutions[key] = solve("".join(seat.digits), seat.blocks, seat.size)
+        _solutions[key] = solve("".join(seat.digits), seat.blocks)
     return _solutions[key]
 
 

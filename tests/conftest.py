@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import settings
+from testkit import moto_server as moto_server_module
 
 os.environ.update(
     AWS_ACCESS_KEY_ID="testing", AWS_SECRET_ACCESS_KEY="testing",
@@ -18,3 +21,25 @@ for var in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S
 
 settings.register_profile("ci", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def aws() -> Iterator[None]:
+    """moto in this process for the test (testkit.moto_server): clients made without
+    an endpoint reach it."""
+    with moto_server_module.in_process():
+        yield
+
+
+@pytest.fixture(scope="session")
+def moto_server() -> Iterator[str]:
+    """moto's server, once per session (testkit.moto_server); its URL."""
+    with moto_server_module.running() as url:
+        yield url
+
+
+@pytest.fixture
+def moto_url(moto_server: str) -> str:
+    """The moto server, emptied for this test."""
+    moto_server_module.reset(moto_server)
+    return moto_server

@@ -1,66 +1,31 @@
 """A scripted client for e2e games: it keeps its own copy of the game from the
-frames it receives (checking that ``v`` never skips), solves the sudoku from
-the board it was shown (as a strong player would — it never sees the
-solution), and plays correct tiles.
+frames it receives, solves the sudoku from the board it was shown (as a strong
+player would — it never sees the solution; ``testkit.sudoku``) and plays
+correct tiles (``testkit.moves``).
+
+It applies a game's events strictly by ``v`` and checks the stream as a client
+must: an event that never arrives while later ones do is a gap, an event
+received twice is a duplicate — both are failures, except the copies a ``sync``
+replay may overlap with live pushes (each must be the very event already
+applied at that ``v``).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from e2e_server import Player
+from testkit import moves
+from testkit.sudoku import solve
 
 Frame = dict[str, Any]
 
+__all__ = ["Seat", "StreamError", "deal", "play_to_the_end", "play_turn", "solve"]
 
-def solve(digits: str, blocks: str, size: int) -> str:
-    """The unique solution of a board (plain backtracking, most constrained cell first)."""
-    full = (1 << size) - 1
-    units = [[i // size for i in range(size * size)],
-             [i % size for i in range(size * size)],
-             [int(b) for b in blocks]]
-    used = [[0] * size for _ in units]
-    grid = [0] * (size * size)
-    for i, ch in enumerate(digits):
-        if ch != ".":
-            grid[i] = int(ch)
-            for u, unit in enumerate(units):
-                used[u][unit[i]] |= 1 << (int(ch) - 1)
 
-    def free(i: int) -> int:
-        taken = 0
-        for u, unit in enumerate(units):
-            taken |= used[u][unit[i]]
-        return full & ~taken
-
-    def search() -> bool:
-        best, best_mask, best_count = -1, 0, size + 1
-        for i in range(size * size):
-            if grid[i] == 0:
-                mask = free(i)
-                count = bin(mask).count("1")
-                if count < best_count:
-                    best, best_mask, best_count = i, mask, count
-                    if count <= 1:
-                        break
-        if best < 0:
-            return True
-        mask = best_mask
-        while mask:
-            bit = mask & -mask
-            mask ^= bit
-            grid[best] = bit.bit_length()
-            for u, unit in enumerate(units):
-                used[u][unit[best]] |= bit
-            if search():
-                return True
-            for u, unit in enumerate(units):
-                used[u][unit[best]] &= ~bit
-        grid[best] = 0
-        return False
-
-    assert search(), "the dealt board has no solution"
-    return "".join(map(str, grid))
+class StreamError(AssertionError):
+    """The events of a game did not arrive once each, in order of ``v``."""
 
 
 class Seat:
@@ -70,7 +35,7 @@ class Seat:
         self.player = player
         self.game = str(state["game"])
         self.load(state)
-        self.solution = solve("".join(self.digits), self.blocks, self.size)
+        self.solution = solve("".join(self.digits), self.blocks)
 
     def load(self, state: Frame) -> None:
         view = state["view"]
@@ -83,14 +48,22 @@ class Seat:
         self.digits = list(view["digits"])
         self.owners = list(view["owners"])
         self.clues = str(view["clues"])
+        self.take_price = int(view["options"]["take_price"])
         self.turn = view["turn"]
         self.bag = int(view["bag"])
         self.status = str(view["status"])
         self.result = view["result"]
+        self.applied: dict[int, Frame] = {}  # v → the event applied at v
+        self.ahead: dict[int, Frame] = {}  # events received before their predecessors
+        self.replaying = False  # a sync replay is under way: copies may overlap
+        self.overlaps = 0
 
     def absorb(self, frame: Frame) -> None:
-        assert frame["v"] == self.v + 1, f"{self.player.name}: v jumped {self.v} → {frame}"
+        """Apply the next event (exactly ``v + 1``)."""
+        if frame["v"] != self.v + 1:
+            raise StreamError(f"{self.name}: v {self.v} then {frame}")
         self.v = int(frame["v"])
+        self.applied[self.v] = frame
         kind = frame["type"]
         if kind in {"placed", "taken", "swapped"}:
             r, c = frame["cell"]
@@ -105,33 +78,70 @@ class Seat:
         elif kind == "finished":
             self.status, self.result = "finished", frame["result"]
 
+    @property
+    def name(self) -> str:
+        return self.player.name if self.player is not None else "?"
+
+    def receive(self, frame: Frame) -> list[Frame]:
+        """Take one event of this game; the events it lets us apply, in order."""
+        v = int(frame["v"])
+        known = self.applied.get(v) or self.ahead.get(v)
+        if v <= self.v or known is not None:
+            if not self.replaying:
+                raise StreamError(f"{self.name}: v {v} received twice: {frame}")
+            if known != frame:
+                raise StreamError(f"{self.name}: two different events at v {v}: "
+                                  f"{known} and {frame}")
+            self.overlaps += 1
+            return []
+        self.ahead[v] = frame
+        ready = []
+        while self.v + 1 in self.ahead:
+            event = self.ahead.pop(self.v + 1)
+            self.absorb(event)
+            ready.append(event)
+        return ready
+
+    def _next_event(self, timeout: float) -> Frame:
+        try:
+            return self.player.expect(lambda f: f.get("game") == self.game
+                                      and f.get("type") != "state", timeout)
+        except TimeoutError:
+            if self.ahead:
+                raise StreamError(f"{self.name}: gap — v {self.v + 1} never came, "
+                                  f"later ones did: {sorted(self.ahead)}") from None
+            raise
+
     def catch_up(self, until_v: int | None = None, timeout: float = 30.0) -> None:
         """Apply this game's events in ``v`` order until a turn closes (or ``v``
-        reaches ``until_v``). After a reconnect a live push can arrive before the
-        answer to ``sync``: events are taken strictly by ``v`` (the next one, when
-        it comes), so a copy of one already applied is never applied twice."""
+        reaches ``until_v``)."""
+        deadline = time.monotonic() + timeout
         while True:
-            frame = self.player.expect(lambda f: f.get("game") == self.game
-                                       and f.get("type") != "state"
-                                       and f.get("v") == self.v + 1, timeout)
-            self.absorb(frame)
-            if until_v is not None:
-                if self.v >= until_v:
+            for event in self.receive(self._next_event(max(0.0, deadline - time.monotonic()))):
+                if until_v is not None:
+                    if self.v >= until_v:
+                        return
+                elif event["type"] in {"turn", "finished"}:
                     return
-            elif frame["type"] in {"turn", "finished"}:
-                return
+
+    def settle(self, quiet: float = 0.3) -> None:
+        """Nothing more of this game is on the way: no stray copy, no event held back."""
+        try:
+            while True:
+                self.receive(self._next_event(quiet))
+        except StreamError:
+            raise
+        except TimeoutError:
+            pass
+        if self.ahead:
+            raise StreamError(f"{self.name}: events beyond a gap: {sorted(self.ahead)}")
 
     def choose(self) -> tuple[str, dict[str, Any]]:
-        empty = [i for i, d in enumerate(self.digits) if d == "."]
-        if self.hand:
-            digit = self.hand[0]
-            index = next(i for i in empty if int(self.solution[i]) == digit)
-            return "place", {"cell": list(divmod(index, self.size)), "digit": digit}
-        free = [i for i, (k, o) in enumerate(zip(self.clues, self.owners, strict=True))
-                if k == "1" and o == "."]
-        if free:
-            return "take", {"cell": list(divmod(free[0], self.size))}
-        return "exchange", {}
+        fields = moves.choose(size=self.size, digits="".join(self.digits),
+                              solution=self.solution, clues=self.clues,
+                              owners="".join(self.owners), hand=self.hand,
+                              take_price=self.take_price)
+        return fields.pop("action"), fields
 
 
 def play_turn(seats: dict[str, Seat]) -> None:
@@ -152,6 +162,8 @@ def play_to_the_end(seats: dict[str, Seat], max_turns: int = 300) -> Seat:
     for _ in range(max_turns):
         seat = next(iter(seats.values()))
         if seat.status == "finished":
+            for each in seats.values():
+                each.settle()
             return seat
         play_turn(seats)
     raise AssertionError("the game did not finish")

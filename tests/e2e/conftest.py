@@ -1,8 +1,8 @@
 """E2E fixtures: the real ``numbridge serve`` in a subprocess, on a free port and a temp data dir.
 
 ``local_server`` is running when the test starts and stopped after it, once on
-each store adapter: SQLite (the default) and DynamoDB (a moto server of the
-test's own, which outlives the restarts a test makes).
+each store adapter: SQLite (the default) and DynamoDB (the session's moto
+server, emptied for the test, which outlives the restarts a test makes).
 ``local_server.restart()`` stops it (SIGTERM) and starts it again on the same
 port and data directory; ``local_server.kill()`` is SIGKILL;
 ``local_server.token(name)`` signs a player token;
@@ -11,32 +11,18 @@ port and data directory; ``local_server.kill()`` is SIGKILL;
 
 from __future__ import annotations
 
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from e2e_server import LocalServer
-from numbridge.local.embedded_moto import EmbeddedMoto
-
-
-@pytest.fixture
-def dynamodb_endpoint() -> Iterator[str]:
-    server = EmbeddedMoto(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    url = f"http://{host}:{port}"
-    # moto's backends are process-wide: start each test from an empty one.
-    urllib.request.urlopen(urllib.request.Request(url + "/moto-api/reset", method="POST"))
-    yield url
-    server.stop()
 
 
 def store_args(request: pytest.FixtureRequest) -> list[str]:
     if request.param == "sqlite":
         return []
     return ["--store", "dynamodb", "--dynamodb-endpoint",
-            request.getfixturevalue("dynamodb_endpoint")]
+            request.getfixturevalue("moto_url")]
 
 
 @pytest.fixture(params=["sqlite", "dynamodb"])

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import boto3
-import pytest
 from e2e_server import LocalServer
-from moto.server import ThreadedMotoServer
 
 FAST_ROOMS = """\
 rooms:
@@ -59,20 +56,11 @@ def test_sigint_stops_gracefully_and_the_data_stays(local_server: LocalServer) -
         assert proposal["proposal"]["id"] in [p["id"] for p in listed]
 
 
-@pytest.fixture
-def external_dynamodb() -> Iterator[str]:
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
-
-
 def test_an_external_dynamodb_endpoint_holds_the_data(
-    tmp_path: Path, external_dynamodb: str
+    tmp_path: Path, moto_url: str
 ) -> None:
     server = LocalServer(
-        tmp_path / "data", tmp_path, args=["--dynamodb-endpoint", external_dynamodb]
+        tmp_path / "data", tmp_path, args=["--dynamodb-endpoint", moto_url]
     )
     server.start()
     try:
@@ -82,7 +70,7 @@ def test_an_external_dynamodb_endpoint_holds_the_data(
         assert server.stop() == 0
     dynamodb = boto3.client(
         "dynamodb",
-        endpoint_url=external_dynamodb,
+        endpoint_url=moto_url,
         region_name="us-east-1",
         aws_access_key_id="test",
         aws_secret_access_key="test",

@@ -1,6 +1,9 @@
 """Drive the real Lambda entry points (functions/*/app.py) with API Gateway-shaped
-events against moto's DynamoDB and SQS. The only stand-in is API Gateway's
-``@connections`` API, recorded here (the e2e tests use the real local gateway).
+events against moto's DynamoDB (or SQLite) and SQS. The only stand-in is API
+Gateway's ``@connections`` API, recorded here (the e2e tests use the real local
+gateway). Every frame posted is validated against the protocol models and kept,
+with every committed state, in a ledger (``ledger.py``): after each test the
+``world`` fixture checks that no client received anything it may not know.
 """
 
 from __future__ import annotations
@@ -10,15 +13,15 @@ import importlib.util
 import itertools
 import json
 import random
-import threading
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from botocore.exceptions import ClientError
+from ledger import Ledger
 from numbridge.auth import issue_token
 from numbridge.club.rooms import load_rooms
 from numbridge.local.routing import select_route
@@ -85,7 +88,8 @@ class Clock:
 class ManagementApi:
     """API Gateway's @connections API: delivers to open connections, 410 otherwise."""
 
-    def __init__(self) -> None:
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
         self.open: set[str] = set()
         self.frames: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self.crash_after_commit = False
@@ -101,6 +105,7 @@ class ManagementApi:
             )
         frame = json.loads(Data)
         validate_frame(frame)  # every frame the server sends fits the protocol models
+        self.ledger.post(ConnectionId, frame)
         self.frames[ConnectionId].append(frame)
         return {}
 
@@ -116,31 +121,6 @@ class SpySqs:
         self.sent.append({"body": json.loads(kwargs["MessageBody"]),
                           "delay": kwargs.get("DelaySeconds", 0)})
         return self.client.send_message(**kwargs)
-
-
-class Linearized:
-    """A boto3 client whose calls reach moto one at a time.
-
-    DynamoDB serialises transactions; moto's in-process backend checks a
-    transaction's conditions and applies it without a lock, so two threads can
-    interleave inside it. The races the tests stage happen in our code (both
-    requests load the same version first); this keeps the store honest.
-    """
-
-    def __init__(self, client: Any) -> None:
-        self._client = client
-        self._lock = threading.Lock()
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._client, name)
-        if not callable(attr) or name.startswith("_"):
-            return attr
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            with self._lock:
-                return attr(*args, **kwargs)
-
-        return call
 
 
 _ids = itertools.count(1)
@@ -189,16 +169,18 @@ class Conn:
 
 
 def dynamodb_store(dynamodb: Any) -> DynamoStore:
-    """The game table on moto, created from the template."""
+    """The game table on moto, created from the template. Calls are not serialised
+    here: races meet in the store, as they would in DynamoDB (testkit.moto_server)."""
     create_tables(dynamodb, {"GameTable": "games"})
-    return DynamoStore(Linearized(dynamodb), "games")
+    return DynamoStore(dynamodb, "games")
 
 
 class World:
     def __init__(self, store: Store, sqs: Any, seed: int = 7) -> None:
         queue_url = sqs.create_queue(QueueName="timers")["QueueUrl"]
         bot_queue_url = sqs.create_queue(QueueName="bots")["QueueUrl"]
-        self.api = ManagementApi()
+        self.ledger = Ledger(store)  # what was committed and posted: World.check_secrets
+        self.api = ManagementApi(self.ledger)
         self.clock = Clock()
         self.sqs = SpySqs(sqs)
         self.bot_sqs = SpySqs(sqs)
@@ -229,6 +211,7 @@ class World:
         if status != 200:
             return status, None
         self.api.open.add(cid)
+        self.ledger.players[cid] = player or "?"
         return status, Conn(self, player or "?", cid)
 
     def join(self, player: str) -> Conn:
@@ -246,7 +229,8 @@ class World:
         event["requestContext"].update(connectionId=cid, routeKey=route,
                                        messageId=f"m{next(_ids)}", requestId=f"q{next(_ids)}")
         event["body"] = body
-        function(self.routes[route])(event, LambdaContext())
+        with self.ledger.handling(body):
+            function(self.routes[route])(event, LambdaContext())
 
     def disconnect(self, cid: str) -> None:
         self.api.open.discard(cid)
@@ -308,6 +292,11 @@ class World:
         row = self.svc.games.load(game)
         assert row is not None
         return row.state
+
+    def check_secrets(self) -> Counter[str]:
+        """Fail if any client received what it may not know (testkit.hidden) — every
+        frame posted so far, to every connection; the frames checked, by type."""
+        return self.ledger.check()
 
     def close(self) -> None:
         ctx.install(None)

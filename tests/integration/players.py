@@ -10,6 +10,7 @@ from typing import Any
 
 from harness import Conn, World
 from numbridge import rules
+from testkit import moves
 
 
 def current(world: World, game: str) -> rules.GameState:
@@ -17,34 +18,14 @@ def current(world: World, game: str) -> rules.GameState:
 
 
 def choose(state: rules.GameState, rng: random.Random) -> dict[str, Any]:
-    """A legal action for the player to move, as frame fields."""
+    """A legal action for the player to move, as frame fields (``testkit.moves``)."""
     seat = state.turn
     assert seat is not None
-    size = state.options.size
-    side = state.blue if seat == "blue" else state.red
-    hand = list(side.hand)
-    solution = state.board.solution
-    givens = state.board.givens
-    empty = [i for i, d in enumerate(state.digits) if d == "."]
-    free_clues = [i for i, d in enumerate(givens) if d != "." and state.owners[i] == "."]
-    roll = rng.random()
-    if hand and roll < 0.08 and empty:
-        # A deliberate mistake: a held digit on a cell where it is wrong.
-        wrong = [i for i in empty if int(solution[i]) != hand[0]]
-        if wrong:
-            return {"action": "place", "cell": list(divmod(rng.choice(wrong), size)),
-                    "digit": hand[0]}
-    if free_clues and (not hand or roll < 0.15) and (
-        not hand or len(hand) >= state.options.take_price
-    ):
-        cell = list(divmod(rng.choice(free_clues), size))
-        return {"action": "take", "cell": cell, **({"digit": hand[0]} if hand else {})}
-    if hand:
-        digit = rng.choice(hand)
-        spots = [i for i in empty if int(solution[i]) == digit]
-        return {"action": "place", "cell": list(divmod(rng.choice(spots), size)),
-                "digit": digit}
-    return {"action": "exchange"}
+    return moves.choose(
+        size=state.options.size, digits=state.digits, solution=state.board.solution,
+        clues="".join("0" if g == "." else "1" for g in state.board.givens),
+        owners=state.owners, hand=state.hand(seat), take_price=state.options.take_price,
+        rng=rng)
 
 
 def play_out(world: World, game: str, conns: dict[str, Conn], seed: int = 1,

@@ -13,6 +13,7 @@ from harness import Conn, World
 from numbridge import rules
 from numbridge.service import play as play_module
 from players import choose, current, start_game
+from testkit.sudoku import peers
 
 
 def two_players(world: World, room: str = "domains") -> tuple[Conn, Conn, str]:
@@ -118,16 +119,28 @@ def test_two_actions_racing_for_one_turn_apply_exactly_once(
 ) -> None:
     ana, bob, game = two_players(world, "bridge")
     devices = {"ana": (ana, world.join("ana")), "bob": (bob, world.join("bob"))}
+    watchers = {"ana": world.join("ana"), "bob": world.join("bob")}  # a third device each
     for round_ in range(12):
         state = current(world, game)
+        assert state.turn is not None
         first, second = devices[state.players[state.turn]]
+        for conn in watchers.values():
+            conn.new()
         answers = race_once(world, game, first, second, round_, monkeypatch)
         assert sorted(a["type"] for a in answers.values()) == ["ack", "error"], answers
         [refused] = [a for a in answers.values() if a["type"] == "error"]
-        assert refused["code"] in {"not_your_turn", "illegal", "conflict"}
-        after = current(world, game)
-        assert after.turns_played == state.turns_played + 1
-        assert after.status == "playing"
+        # The loser decides again from the winner's state: in Bridge the move has
+        # passed to the opponent, so exactly not_your_turn.
+        assert refused["code"] == "not_your_turn", refused
+        # Every device saw one move: one action event, one turn handed to the opponent.
+        for conn in watchers.values():
+            frames = conn.new()
+            actions = [f for f in frames if f["type"] in {"placed", "mistake", "taken",
+                                                           "exchanged", "swapped"}]
+            turns = [f for f in frames if f["type"] == "turn"]
+            assert len(actions) == 1 and actions[0]["seat"] == state.turn, frames
+            assert [t["turn"] for t in turns] == [rules.other(state.turn)], frames
+            assert [f["v"] for f in frames] == list(range(state.v + 1, state.v + 1 + len(frames)))
 
 
 def test_a_crash_between_commit_and_posts_loses_nothing(world: World) -> None:
@@ -194,15 +207,19 @@ def test_the_timer_times_out_a_move_nobody_makes(world: World) -> None:
     assert sent["delay"] == 30  # seconds: the blitz move limit
 
     world.clock.advance(deadline - world.clock.now + 100)
+    ana.new()
+    bob.new()
     assert world.deliver_timers() == {"batchItemFailures": []}
-    after = current(world, game)
-    assert after.turn != state.turn
     for conn in (ana, bob):
-        assert any(f["type"] == "timeout" for f in conn.new())
-    # The stale timer for the old version does nothing more.
+        frames = conn.new()
+        # The move is lost to the clock, and passes to red.
+        assert [(f["type"], f.get("seat")) for f in frames if f["type"] == "timeout"] == [
+            ("timeout", "blue")]
+        assert [f["turn"] for f in frames if f["type"] == "turn"] == ["red"]
+    # The stale timer for the old version does nothing more: nobody hears of it.
     world.sqs.sent.append({"body": sent["body"], "delay": 0})
     world.deliver_timers()
-    assert current(world, game).v == after.v
+    assert ana.new() == [] and bob.new() == []
 
 
 def test_the_sweep_catches_a_lost_timer(world: World) -> None:
@@ -220,10 +237,13 @@ def test_an_action_after_the_deadline_applies_the_timeout_first(world: World) ->
     world.clock.advance(45_001)
     fields = choose(state, random.Random(1))
     action = fields.pop("action")
-    answer = ana.ask(action, game=game, **fields)
+    told = ana.send(action, game=game, id="late", **fields)
+    [answer] = [f for f in told if f.get("id") == "late"]
     assert answer["code"] == "not_your_turn"
-    assert any(f["type"] == "timeout" for f in bob.new())
-    assert current(world, game).turn == "red"
+    # Ana hears why: her move was lost to the clock, red is to move; Bob hears the same.
+    for frames in (told, bob.new()):
+        assert [f.get("seat") for f in frames if f["type"] == "timeout"] == ["blue"]
+        assert [f["turn"] for f in frames if f["type"] == "turn"] == ["red"]
 
 
 def test_candidates_are_offered_only_where_the_game_allows(world: World) -> None:
@@ -237,12 +257,19 @@ def test_candidates_are_offered_only_where_the_game_allows(world: World) -> None
     right = {divmod(i, 9) for i, d in enumerate(state.board.solution)
              if int(d) == digit and state.digits[i] == "."}
     assert right <= cells
+    # Exactly the cells the sudoku rule allows, worked out here from the board the
+    # player sees (not the solution: more cells than the right ones).
+    near = peers(9, state.board.layout.to_string())
+    legal = {divmod(i, 9) for i in range(81) if state.digits[i] == "."
+             and all(state.digits[p] != str(digit) for p in near[i])}
+    assert cells == legal and len(cells) > len(right)
 
     carl, dan = world.join("carl"), world.join("dan")
     plain = start_game(world, "domains", carl, dan, highlighting=False)
     digit = current(world, plain).blue.hand[0]
     for conn in (carl, dan):
-        assert conn.ask("candidates", game=plain, digit=digit)["code"] in {"illegal"}
+        refused = conn.ask("candidates", game=plain, digit=digit)
+        assert (refused["code"], "highlighting is off" in refused["message"]) == ("illegal", True)
 
 
 def test_a_sync_after_the_deadline_applies_the_timeout_first(world: World) -> None:
@@ -250,5 +277,7 @@ def test_a_sync_after_the_deadline_applies_the_timeout_first(world: World) -> No
     world.clock.advance(45_001)
     answer = bob.ask("sync", game=game)
     assert answer["type"] == "state" and answer["view"]["turn"] == "red"
-    assert any(f["type"] == "timeout" for f in ana.new())
-    assert current(world, game).turn == "red"
+    assert [f.get("seat") for f in ana.new() if f["type"] == "timeout"] == ["blue"]
+    # Applied once, for good: a second look finds the same version, red still to move.
+    again = ana.ask("sync", game=game)
+    assert (again["v"], again["view"]["turn"]) == (answer["v"], "red")

@@ -3,13 +3,11 @@ is picked up; tokens of the previous secret stay valid until the next rotation."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import boto3
 import pytest
 from harness import World
-from moto import mock_aws
 from numbridge import auth
 from numbridge.auth import (
     AuthUnavailable,
@@ -43,11 +41,10 @@ class CountingClient:
 
 
 @pytest.fixture
-def secrets() -> Iterator[tuple[Any, str]]:
-    with mock_aws():
-        client = boto3.client("secretsmanager", region_name="us-east-1")
-        arn = client.create_secret(Name="token-secret", SecretString=OLD)["ARN"]
-        yield client, arn
+def secrets(aws: None) -> tuple[Any, str]:
+    client = boto3.client("secretsmanager", region_name="us-east-1")
+    arn = client.create_secret(Name="token-secret", SecretString=OLD)["ARN"]
+    return client, arn
 
 
 def rotate(client: Any, arn: str, value: str) -> None:

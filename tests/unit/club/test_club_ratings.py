@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 
 import pytest
@@ -19,23 +20,97 @@ from numbridge.club.ratings import (
 )
 
 # -- Glickman, "Example of the Glicko-2 system" (2013) -------------------------------------
+#
+# The reference below is the paper's steps coded afresh, in its own notation, with
+# bisection (not the Illinois iteration of the code under test) for step 5, so
+# that full-precision values are checked against something other than the code.
+
+
+def paper_glicko2(r: float, rd: float, sigma: float,
+                  results: list[tuple[float, float, float]], tau: float = 0.5,
+                  ) -> tuple[float, float, float, dict[str, float]]:
+    """Steps 2-8 of the paper for one player; ``results``: (r_j, RD_j, s_j)."""
+    mu, phi = (r - 1500.0) / 173.7178, rd / 173.7178
+    terms = []
+    for r_j, rd_j, s_j in results:
+        mu_j, phi_j = (r_j - 1500.0) / 173.7178, rd_j / 173.7178
+        g_j = 1.0 / math.sqrt(1.0 + 3.0 * phi_j**2 / math.pi**2)
+        e_j = 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
+        terms.append((g_j, e_j, s_j))
+    v = 1.0 / sum(g * g * e * (1.0 - e) for g, e, _ in terms)
+    delta = v * sum(g * (s - e) for g, e, s in terms)
+    a = math.log(sigma**2)
+
+    def f(x: float) -> float:
+        return (math.exp(x) * (delta**2 - phi**2 - v - math.exp(x))
+                / (2.0 * (phi**2 + v + math.exp(x)) ** 2) - (x - a) / tau**2)
+
+    # f falls from positive to negative through its root: bisect a wide bracket. (With
+    # extreme inputs f can have three roots; the callers keep to inputs with one.)
+    low, high = a - 20.0, a + 20.0
+    grid = [low + i * 0.01 for i in range(4001)]
+    assert sum((f(x) > 0.0) != (f(y) > 0.0) for x, y in itertools.pairwise(grid)) == 1
+    for _ in range(200):
+        middle = (low + high) / 2.0
+        if f(middle) > 0.0:
+            low = middle
+        else:
+            high = middle
+    sigma_new = math.exp(low / 2.0)
+    phi_star = math.sqrt(phi**2 + sigma_new**2)
+    phi_new = 1.0 / math.sqrt(1.0 / phi_star**2 + 1.0 / v)
+    mu_new = mu + phi_new**2 * sum(g * (s - e) for g, e, s in terms)
+    steps = {"v": v, "delta": delta, "phi_star": phi_star, "mu_new": mu_new,
+             "phi_new": phi_new}
+    return 173.7178 * mu_new + 1500.0, 173.7178 * phi_new, sigma_new, steps
+
+
+EXAMPLE = [(1400.0, 30.0, 1.0), (1550.0, 100.0, 0.0), (1700.0, 300.0, 0.0)]
+
+
+def test_the_reference_reproduces_the_papers_printed_steps() -> None:
+    rating, rd, volatility, steps = paper_glicko2(1500.0, 200.0, 0.06, EXAMPLE)
+    # The values printed in the paper, which rounds g and E to 4 decimals on the way
+    # (hence its v = 1.7785 and delta = -0.4834 differ in the 4th decimal).
+    assert steps["v"] == pytest.approx(1.7785, abs=1e-3)
+    assert steps["delta"] == pytest.approx(-0.4834, abs=1e-3)
+    assert volatility == pytest.approx(0.05999, abs=1e-5)
+    assert steps["phi_star"] == pytest.approx(1.152862, abs=1e-4)
+    assert steps["phi_new"] == pytest.approx(0.8722, abs=5e-5)
+    assert steps["mu_new"] == pytest.approx(-0.2069, abs=5e-5)
+    assert rating == pytest.approx(1464.06, abs=0.01)
+    assert rd == pytest.approx(151.52, abs=0.005)
 
 
 def test_glickman_worked_example() -> None:
     player = Rating(1500.0, 200.0, 0.06)
-    results = [
-        (Rating(1400.0, 30.0), 1.0),
-        (Rating(1550.0, 100.0), 0.0),
-        (Rating(1700.0, 300.0), 0.0),
-    ]
+    results = [(Rating(r, rd), s) for r, rd, s in EXAMPLE]
     new = update(player, results, tau=0.5)
-    # The paper rounds its intermediate values (mu' = -0.2069) and prints 1464.06;
-    # carried at full precision the same steps give 1464.0507.
+    # The paper's printed results...
     assert new.rating == pytest.approx(1464.06, abs=0.01)
-    assert new.rating == pytest.approx(1464.0507, abs=1e-4)
     assert new.rd == pytest.approx(151.52, abs=0.005)
     assert new.volatility == pytest.approx(0.05999, abs=1e-5)
-    assert new.volatility == pytest.approx(0.059996, abs=1e-6)
+    # ...and, at full precision, the paper's steps carried without rounding.
+    rating, rd, volatility, _ = paper_glicko2(1500.0, 200.0, 0.06, EXAMPLE)
+    assert new.rating == pytest.approx(rating, abs=1e-4)
+    assert new.rd == pytest.approx(rd, abs=1e-4)
+    assert new.volatility == pytest.approx(volatility, abs=1e-7)
+
+
+@given(player=st.builds(Rating, st.floats(1100.0, 1900.0), st.floats(30.0, 350.0),
+                        st.floats(0.02, 0.1)),
+       opponents=st.lists(st.tuples(st.floats(1100.0, 1900.0), st.floats(30.0, 350.0),
+                                    st.sampled_from([0.0, 0.5, 1.0])),
+                          min_size=1, max_size=6))
+def test_update_agrees_with_the_paper_coded_afresh(
+    player: Rating, opponents: list[tuple[float, float, float]]
+) -> None:
+    new = update(player, [(Rating(r, rd), s) for r, rd, s in opponents])
+    rating, rd, volatility, _ = paper_glicko2(player.rating, player.rd, player.volatility,
+                                              opponents)
+    assert new.rating == pytest.approx(rating, abs=1e-3)
+    assert new.rd == pytest.approx(min(rd, MAX_RD), abs=1e-3)
+    assert new.volatility == pytest.approx(volatility, rel=1e-5)
 
 
 def test_no_games_only_rd_grows() -> None:
@@ -49,7 +124,10 @@ def test_no_games_only_rd_grows() -> None:
 
 
 def test_rd_is_capped_at_350() -> None:
-    assert update(Rating(1500.0, 349.0, 0.06), []).rd == pytest.approx(349.1556, abs=1e-4)
+    # Step 6 alone: phi* = sqrt(phi^2 + sigma^2), back on the Glicko scale.
+    grown = 173.7178 * math.sqrt((349.0 / 173.7178) ** 2 + 0.06**2)
+    assert grown < MAX_RD
+    assert update(Rating(1500.0, 349.0, 0.06), []).rd == pytest.approx(grown, abs=1e-9)
     assert update(Rating(1500.0, 349.9, 0.06), []).rd == MAX_RD
     assert update(Rating(), []).rd == MAX_RD
     assert Rating().rd == 350.0

@@ -7,18 +7,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import boto3
+from testkit.moto_server import client
 
 Event = dict[str, Any]
 
+
 def aws_client(service: str, endpoint: str) -> Any:
-    return boto3.client(
-        service,
-        endpoint_url=endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="test",
-        aws_secret_access_key="test",
-    )
+    return client(service, endpoint)
 
 
 class Recorder:

@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from local_fakes import aws_client
-from numbridge.local.embedded_moto import EmbeddedMoto
 
 THREADS = 10
 ROUNDS = 30
-
-
-@pytest.fixture(scope="module")
-def embedded_url() -> Iterator[str]:
-    server = EmbeddedMoto(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
 
 
 def race(dynamodb: Any, table: str, expected: int) -> int:
@@ -67,8 +55,8 @@ def race(dynamodb: Any, table: str, expected: int) -> int:
     return len(wins)
 
 
-def test_concurrent_conditional_transactions_have_one_winner(embedded_url: str) -> None:
-    dynamodb = aws_client("dynamodb", embedded_url)
+def test_concurrent_conditional_transactions_have_one_winner(moto_url: str) -> None:
+    dynamodb = aws_client("dynamodb", moto_url)
     dynamodb.create_table(
         TableName="race",
         KeySchema=[

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from numbridge.cli import main as numbridge_main
 from numbridge.puzzles import cli
 from numbridge.rules.geometry import Layout
 from puzzles_helpers import count_backtracking, satisfies_units
@@ -222,7 +223,6 @@ def test_the_numbridge_command(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The real top-level parser wires the same command."""
-    main = pytest.importorskip("numbridge.cli").main
     monkeypatch.setattr(sys, "stdin", io.StringIO(SEVENTEEN + "\n"))
-    assert main(["puzzle", "count"]) == 0
+    assert numbridge_main(["puzzle", "count"]) == 0
     assert capsys.readouterr().out == "1\n"

@@ -19,6 +19,7 @@ from numbridge.rules import Board, GameOptions, GameState, Layout, Place, Seat, 
 from numbridge.rules.geometry import REGULAR_BLOCK_SHAPE, cell_of, index_of
 from numbridge.rules.seats import MARK
 from numbridge.rules.tiles import tiles_for
+from testkit.sudoku import fill
 
 # The keys of PROTOCOL.md's VIEW, and the extra ones the engine adds.
 PROTOCOL_KEYS = {
@@ -49,7 +50,7 @@ SOL9 = "534678912672195348198342567859761423426853791713924856961537284287419635
 SOL6 = "123456456123231564564231312645645312"
 
 # Irregular layouts (connected under the six-neighbour adjacency); solutions
-# are found once by a small backtracking solver below.
+# are found once by the tests' backtracking solver (testkit.sudoku).
 IRREGULAR6 = "000011001111222233223333444455445555"
 IRREGULAR9 = "000000111000111111222222222333333444333444444555555555666666777666777777888888888"
 
@@ -75,32 +76,8 @@ def options(variant: str = "bridge", **overrides: Any) -> GameOptions:
 
 
 def solve(layout: Layout, seed: int = 0) -> str:
-    """A random valid filling of the layout (backtracking with fewest-candidates-first)."""
-    rng = random.Random(seed)
-    n = layout.size
-    peers = [layout.peers(i) for i in range(n * n)]
-    grid = [0] * (n * n)
-    full = set(range(1, n + 1))
-
-    def options_of(i: int) -> set[int]:
-        return full - {grid[p] for p in peers[i]}
-
-    def go() -> bool:
-        empty = [i for i in range(n * n) if grid[i] == 0]
-        if not empty:
-            return True
-        i = min(empty, key=lambda k: len(options_of(k)))
-        choices = list(options_of(i))
-        rng.shuffle(choices)
-        for d in choices:
-            grid[i] = d
-            if go():
-                return True
-        grid[i] = 0
-        return False
-
-    assert go(), "no solution for this layout"
-    return "".join(str(d) for d in grid)
+    """A random valid filling of the layout (the tests' one solver, ``testkit.sudoku``)."""
+    return fill(layout.to_string(), random.Random(seed))
 
 
 @cache

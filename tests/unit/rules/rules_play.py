@@ -41,7 +41,6 @@ from numbridge.rules import (
 )
 from numbridge.rules.goals import block_table, connection
 from numbridge.rules.seats import SEATS, Seat
-from numbridge.rules.views import swap_cell
 from rules_helpers import (
     EXTRA_KEYS,
     PROTOCOL_KEYS,
@@ -51,6 +50,7 @@ from rules_helpers import (
     roundtrip,
     shuffled_solution,
 )
+from testkit.hidden import leaks, secrets_of
 
 EVENT_KINDS = {
     "placed",
@@ -120,8 +120,108 @@ def free_clues(s: GameState) -> list[int]:
     ]
 
 
-def expected_error(s: GameState, seat: Any, action: Any) -> type[RulesError] | None:
-    """What RULES.md/PROTOCOL.md say ``apply`` must raise (None: legal)."""
+HAND = 3  # RULES.md §3: each player holds up to 3 tiles
+ABANDON_AFTER = 4  # RULES.md §7 [decided]: turns in a row lost to the clock, no game clock
+MAX_STEPS = 200  # catch-up's documented safety net: a fresh move limit past this many
+
+
+@dataclass
+class Due:
+    """What the deadlines passed by ``now`` leave, worked out from RULES.md §4, §6, §7
+    alone: who moves, the status, the clocks, how many tiles each holds. Which
+    tiles a refill draws is chance; ``refilled`` says whose hand it touched."""
+
+    status: str
+    to_move: Seat
+    moves_left: int
+    turns_played: int
+    turn_started: int
+    clocks: dict[Seat, int | None]
+    hand_sizes: dict[Seat, int]
+    bag: int
+    refilled: set[Seat]
+    winner: Seat | None = None
+
+
+def run_of_timeouts(s: GameState) -> int:
+    """Turns lost to the clock at the end of the record; automatic passes do not count
+    and do not break the run."""
+    run = 0
+    for entry in reversed(s.record):
+        if entry.action == "timeout":
+            run += 1
+        elif entry.action != "pass":
+            break
+    return run
+
+
+def due_model(s: GameState, now: int) -> Due:
+    pair = 2 if s.variant == "domains" else 1
+    clues_free = bool(free_clues(s))
+    d = Due(s.status, s.to_move, s.moves_left_in_pair, s.turns_played, s.turn_started_ms,
+            {seat: s.side(seat).clock_ms for seat in SEATS},
+            {seat: len(s.hand(seat)) for seat in SEATS}, len(s.bag), set())
+    run, steps, move_ms = run_of_timeouts(s), 0, s.options.move_ms
+    while d.status == "playing":
+        clock = d.clocks[d.to_move]
+        on_time = clock is not None and clock <= move_ms  # the game clock ends first
+        at = d.turn_started + (clock if on_time and clock is not None else move_ms)
+        if at > now:
+            break
+        if steps >= MAX_STEPS:
+            d.turn_started = now
+            break
+        steps += 1
+        mover = d.to_move
+        if on_time:  # lost on time
+            d.status, d.winner, d.clocks[mover], d.turn_started = "finished", other(mover), 0, at
+            break
+        # The move is lost (in Domains the pair): the hand refills as after a mistake.
+        d.clocks[mover] = None if clock is None else clock - move_ms
+        d.turns_played += 1
+        run += 1
+        drawn = min(HAND - d.hand_sizes[mover], d.bag)
+        if drawn:
+            d.hand_sizes[mover] += drawn
+            d.bag -= drawn
+            d.refilled.add(mover)
+        d.to_move, d.moves_left, d.turn_started = other(mover), pair, at
+        passes = 0
+        while d.hand_sizes[d.to_move] == 0 and d.bag == 0 and not clues_free:
+            passes += 1
+            assert passes <= 2, "both players have nothing to play"
+            d.turns_played += 1
+            d.to_move, d.moves_left = other(d.to_move), pair
+        if s.options.game_ms is None and run >= ABANDON_AFTER:
+            d.status = "adjourned"
+    return d
+
+
+def check_due(before: GameState, after: GameState, now: int) -> None:
+    """The engine's catch-up against the model: everything but the tiles drawn."""
+    want = due_model(before, now)
+    assert after.status == want.status, (after.status, want)
+    assert (after.turns_played, after.bag.__len__()) == (want.turns_played, want.bag), want
+    assert {seat: after.side(seat).clock_ms for seat in SEATS} == want.clocks, want
+    assert {seat: len(after.hand(seat)) for seat in SEATS} == want.hand_sizes, want
+    for seat in SEATS:
+        if seat not in want.refilled:
+            assert after.hand(seat) == before.hand(seat)
+    if want.status == "finished":
+        assert after.result is not None and (after.result["winner"], after.result["by"]) == (
+            want.winner, "time")
+        return
+    assert (after.to_move, after.moves_left_in_pair) == (want.to_move, want.moves_left), want
+    if want.status == "playing":
+        assert after.turn_started_ms == want.turn_started, want
+        assert (after.draw_offer, after.adjourn_offer) == (before.draw_offer,
+                                                           before.adjourn_offer)
+
+
+def expected_error(s: GameState, seat: Any, action: Any,
+                   swap_open: bool) -> type[RulesError] | None:
+    """What RULES.md/PROTOCOL.md say ``apply`` must raise (None: legal); ``swap_open``:
+    the pie rule is open now (the player's own record of the game says so)."""
     n = s.size
     if seat not in SEATS:
         return MalformedAction
@@ -162,7 +262,7 @@ def expected_error(s: GameState, seat: Any, action: Any) -> type[RulesError] | N
     if isinstance(action, Exchange):
         return None if s.bag else IllegalAction
     if isinstance(action, Swap):
-        return None if swap_cell(s) is not None else IllegalAction
+        return None if swap_open else IllegalAction
     if isinstance(action, Resign):
         return None
     if isinstance(action, OfferDraw):
@@ -240,6 +340,7 @@ def check_transition(before: GameState, t: Transition) -> None:
     assert after.v == before.v + len(t.events)
     assert [e.v for e in t.events] == list(range(before.v + 1, after.v + 1))
     last_hand: dict[Seat, list[int]] = {}
+    hidden = [] if after.status == "finished" else [secrets_of(after, seat) for seat in SEATS]
     for e in t.events:
         assert e.kind in EVENT_KINDS, e.kind
         json.dumps(e.data)
@@ -249,6 +350,8 @@ def check_transition(before: GameState, t: Transition) -> None:
         else:
             assert e.to is None
             assert "hand" not in e.data and "solution" not in e.data and "paid_digits" not in e.data
+            # A public event tells neither player anything hidden after the transition.
+            assert leaks(e.data, hidden) == [], (e.kind, e.data)
     for seat, hand in last_hand.items():
         assert hand == list(after.hand(seat))
     for seat in SEATS:  # every change of a hand is announced to its holder
@@ -259,14 +362,13 @@ def check_transition(before: GameState, t: Transition) -> None:
 
 
 def check_views(s: GameState, now: int) -> None:
-    solution = s.board.solution
     for seat in (*SEATS, None):
         view = player_view(s, seat, now) if seat else spectator_view(s, now)
         assert set(view) <= VIEW_KEYS
         text = json.dumps(view)
         assert '"solution"' not in text and '"record"' not in text
-        if s.digits != solution:  # (a full board shows the whole solution, rightly)
-            assert solution not in text
+        # No hidden digit, tile or solution anywhere in the view (testkit.hidden).
+        assert leaks(view, [secrets_of(s, seat)]) == [], leaks(view, [secrets_of(s, seat)])
         assert isinstance(view["bag"], int) and view["bag"] == len(s.bag)
         for who in SEATS:
             assert set(view["players"][who]) == {"name", "hand_size", "mistakes", "clock_ms"}
@@ -308,6 +410,33 @@ class Player:
         self.oracle_rng = random.Random(0)
         self.steps = 0
         self.errors: Counter[str] = Counter()
+        # The player's own account of the game, from the events it saw: turns played,
+        # and whether blue came to own a cell on its first turn (the pie rule).
+        self.turns = 0
+        self.first_turn_owned: bool | None = None
+
+    # the player's own record -------------------------------------------------
+
+    def observe(self, t: Transition) -> None:
+        for e in t.events:
+            kind = e.kind
+            if kind in {"placed", "mistake", "taken", "exchanged", "swapped", "timeout",
+                        "passed"}:
+                if self.turns == 0:
+                    self.first_turn_owned = (e.data["seat"] == "blue"
+                                             and kind in {"placed", "taken"})
+                self.turns += 1
+            elif kind == "timeouts":
+                count = int(e.data["count"]) + int(e.data["passes"])  # type: ignore[call-overload]
+                if self.turns == 0 and count:
+                    self.first_turn_owned = False
+                self.turns += count
+        assert t.state.turns_played == self.turns, (t.state.turns_played, self.turns)
+
+    def swap_open(self, s: GameState) -> bool:
+        """RULES.md §10: red's first turn, and only then, if blue's first turn owned a cell."""
+        return (s.variant != "domains" and s.status == "playing" and s.to_move == "red"
+                and self.turns == 1 and bool(self.first_turn_owned))
 
     # choosing ----------------------------------------------------------------
 
@@ -323,8 +452,8 @@ class Player:
     def turn_action(self, seat: Seat) -> Action:
         s, p = self.state, self.pick
         hand = s.hand(seat)
-        if swap_cell(s) is not None and p.random() < 0.3:
-            return Swap()
+        if s.variant != "domains" and seat == "red" and self.turns == 1 and p.random() < 0.3:
+            return Swap()  # red's first turn: a swap, whether the rule is open or not
         roll = p.random()
         if hand and roll < 0.55:
             digit = p.choice(hand)
@@ -386,9 +515,22 @@ class Player:
     def try_apply(self, seat: Any, action: Any, now: int) -> None:
         s = self.state
         rng_state = self.engine_rng.getstate()
-        self.oracle_rng.setstate(rng_state)
-        due = advance(s, now, self.oracle_rng).state  # what apply sees after timeouts
-        expected = expected_error(due, seat, action)
+        due = s
+        account = (self.turns, self.first_turn_owned)
+        model = due_model(s, now)
+        if (model.turns_played, model.status, model.turn_started) != (
+                s.turns_played, s.status, s.turn_started_ms):
+            # Deadlines passed before the action: apply sees what they leave. Who moves,
+            # the status, the clocks and the hand sizes come from the model; only the
+            # tiles drawn are taken from the engine (chance), the rest checked against it.
+            self.oracle_rng.setstate(rng_state)
+            caught = advance(s, now, self.oracle_rng)
+            check_due(s, caught.state, now)
+            due = caught.state
+            self.observe(caught)
+        swap_open = self.swap_open(due)
+        self.turns, self.first_turn_owned = account  # the catch-up happens for real below
+        expected = expected_error(due, seat, action, swap_open)
         before: Any = None
         if expected is not None:
             # the full form now and then; a cheap fingerprint otherwise
@@ -405,11 +547,14 @@ class Player:
             if isinstance(err, GameOver) and s.status != "finished":
                 # lost on time before the action: the service's timer applies it
                 t = advance(s, now, self.engine_rng)
+                check_due(s, t.state, now)
                 check_transition(s, t)
+                self.observe(t)
                 self.state, self.now = t.state, max(self.now, now)
             return
         assert expected is None, (action, expected)
         check_transition(s, t)
+        self.observe(t)
         self.state = t.state
         self.now = max(self.now, now)
 
@@ -423,7 +568,9 @@ class Player:
             # the move limit passes (sometimes several): the timer calls advance
             at = deadline + (p.randint(0, 3 * move_ms) if p.random() < 0.3 else 0)
             t = advance(s, at, self.engine_rng)
+            check_due(s, t.state, at)
             check_transition(s, t)
+            self.observe(t)
             self.state, self.now = t.state, at
             return
         now = self.now + p.randint(0, move_ms // 3)

@@ -36,6 +36,7 @@ from rules_helpers import (
     play_mistake,
     roundtrip,
 )
+from testkit.hidden import leaks, secrets_of
 
 
 def rng() -> random.Random:
@@ -91,11 +92,13 @@ def test_spectator_view_has_no_hand_and_no_seat() -> None:
 
 def test_views_hide_the_solution_the_bag_and_the_other_hand() -> None:
     s = play_mistake(play_correct(deal("bridge"), "blue"), "red")
-    for view in (player_view(s, "blue", 0), player_view(s, "red", 0), spectator_view(s, 0)):
+    for seat in ("blue", "red", None):
+        view = player_view(s, seat, 0) if seat else spectator_view(s, 0)
         text = json.dumps(view)
-        assert s.board.solution not in text
         assert "solution" not in text and "record" not in text
         assert isinstance(view["bag"], int)
+        # no hidden digit, tile or solution in any field (testkit.hidden)
+        assert leaks(view, [secrets_of(s, seat)]) == []
     blue = player_view(s, "blue", 0)
     assert blue["hand"] == list(s.blue.hand)
     assert set(blue["players"]["red"]) == {"name", "hand_size", "mistakes", "clock_ms"}

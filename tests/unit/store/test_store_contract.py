@@ -13,9 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
-from numbridge.local.embedded_moto import EmbeddedMoto
 from numbridge.store import keys
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.games import Games
@@ -35,16 +33,7 @@ from numbridge.store.port import (
 )
 from numbridge.store.schema import create_tables
 from numbridge.store.sqlite import SqliteStore
-
-
-@pytest.fixture(scope="module")
-def moto_url() -> Iterator[str]:
-    server = EmbeddedMoto(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    yield f"http://{host}:{port}"
-    server.stop()
-
+from testkit.moto_server import client as moto_client
 
 _tables = iter(range(1_000_000))
 
@@ -57,8 +46,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         sqlite.close()
         return
     url = request.getfixturevalue("moto_url")
-    client = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
-                          aws_access_key_id="test", aws_secret_access_key="test")
+    client = moto_client("dynamodb", url)
     name = f"contract-{next(_tables)}"
     create_tables(client, {"GameTable": name})
     yield DynamoStore(client, name)

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from numbridge.protocol.errors import ErrorCode
+from numbridge.protocol.events import EVENT_TYPES, BlockTable, Result
 from numbridge.rules.seats import BlockKind, Seat, Status, Variant
 
 CellOut = tuple[int, int]
@@ -38,16 +39,21 @@ class Error(Frame):
         None, description="with rate_limited: when a retry may succeed")
 
 
-class PlayerInfo(BaseModel):
-    model_config = ConfigDict(extra="allow", defer_build=True)
+class Strict(BaseModel):
+    """A part of a frame: an undeclared field is refused (a leak or a drift fails the
+    tests, which validate every posted frame)."""
+
+    model_config = ConfigDict(extra="forbid", defer_build=True)
+
+
+class PlayerInfo(Strict):
     name: str
     hand_size: int
     mistakes: int
     clock_ms: int | None
 
 
-class GameOptionsOut(BaseModel):
-    model_config = ConfigDict(extra="allow", defer_build=True)
+class GameOptionsOut(Strict):
     blocks: BlockKind
     clues: int
     take_price: int
@@ -57,10 +63,23 @@ class GameOptionsOut(BaseModel):
     rated: bool
 
 
-class View(BaseModel):
+class Offers(Strict):
+    draw: Seat | None = Field(description="the seat with a pending draw offer")
+    adjourn: Seat | None = Field(description="the seat with a pending adjournment offer")
+
+
+class LastMistake(Strict):
+    """The most recent mistake, public (RULES.md §5)."""
+
+    seat: Seat
+    cell: CellOut
+    digit: int
+    v: int = Field(description="the version of its `mistake` event")
+
+
+class View(Strict):
     """What one player (or a spectator, without ``you``/``hand``) may know."""
 
-    model_config = ConfigDict(extra="allow", defer_build=True)
     game: str
     v: int
     room: str
@@ -79,11 +98,17 @@ class View(BaseModel):
     now_ms: int
     deadline_ms: int | None
     status: Status
-    result: dict[str, Any] | None
-    block_table: dict[str, int] | None = None
+    result: Result | None
+    block_table: BlockTable | None = None
+    block_owners: str | None = Field(
+        None, description="Domains: each block's owner, 'b', 'r' or '.' (undecided)")
     swap_available: bool | None = None
-    offers: dict[str, Seat | None]
+    offers: Offers
     options: GameOptionsOut
+    last_mistake: LastMistake | None
+    resume_requested: list[Seat] = Field(
+        description="the seats that asked to resume an adjourned game")
+    moves: int = Field(description="turns played so far")
 
 
 class State(Frame):
@@ -100,10 +125,34 @@ class Hidden(Frame):
     v: int
 
 
-class RoomOut(BaseModel):
-    model_config = ConfigDict(extra="allow", defer_build=True)
+class ClueRangeOut(Strict):
+    min: int
+    max: int
+    default: int
+
+
+class VariantOut(Strict):
+    size: int
+    clues: ClueRangeOut
+    take_price: int
+
+
+class RoomOut(Strict):
+    """A room; ``variant``, ``size``, ``clues`` and ``take_price`` are null in a room
+    that offers several variants (``by_variant`` has them for each)."""
+
     id: str
-    variant: str | None
+    title: str
+    variant: Variant | None
+    variants: list[Variant]
+    size: int | None
+    clues: ClueRangeOut | None
+    take_price: int | None
+    move_ms: int
+    game_ms: int | None
+    highlighting: bool
+    blocks: list[BlockKind]
+    by_variant: dict[Variant, VariantOut]
 
 
 class RoomsAnswer(Frame):
@@ -112,8 +161,7 @@ class RoomsAnswer(Frame):
     rooms: list[RoomOut]
 
 
-class ProposalOut(BaseModel):
-    model_config = ConfigDict(extra="allow", defer_build=True)
+class ProposalOut(Strict):
     id: str
     room: str
     by: str
@@ -139,15 +187,24 @@ class ProposalsAnswer(Frame):
     next: str | None = Field(description="cursor of the next page (`after`); null on the last")
 
 
-class GameSummary(BaseModel):
-    model_config = ConfigDict(extra="allow", defer_build=True)
+class RatingChange(Strict):
+    before: float
+    after: float
+    rd: float
+    provisional: bool
+
+
+class GameSummary(Strict):
     game: str
     status: Status
-    result: dict[str, Any] | None
-    variant: str
+    result: Result | None
+    variant: Variant
     room: str
     you: Seat
     opponent: str
+    rated: bool
+    updated_ms: int
+    rating: RatingChange | None = Field(None, description="a rated game, once finished")
 
 
 class GamesAnswer(Frame):
@@ -164,8 +221,7 @@ class RecordAnswer(Frame):
     record: dict[str, Any]
 
 
-class LeaderboardEntry(BaseModel):
-    model_config = ConfigDict(defer_build=True)
+class LeaderboardEntry(Strict):
     name: str
     rating: float
     rd: float
@@ -212,8 +268,6 @@ def _fixed() -> TypeAdapter[FixedFrame]:
 def validate_frame(data: dict[str, Any]) -> BaseModel:
     """Validate a frame about to be posted (or received, in tests): an answer,
     a state, a placeholder, or one of the documented game events."""
-    from numbridge.protocol.events import EVENT_TYPES
-
     kind = data.get("type")
     if kind in FIXED_TYPES:
         return _fixed().validate_python(data)

@@ -55,10 +55,15 @@ def _packed_state(state: dict[str, Any]) -> dict[str, Value | None]:
     return {"statez": base64.b64encode(zlib.compress(text.encode(), 6)).decode()}
 
 
-def _unpacked_state(item: Mapping[str, Value]) -> dict[str, Any]:
+def state_text(item: Mapping[str, Value | None]) -> str:
+    """The state's JSON text in a stored state item, however it is stored."""
     if "statez" in item:
-        return dict(json.loads(zlib.decompress(base64.b64decode(str(item["statez"])))))
-    return dict(json.loads(str(item["state"])))
+        return zlib.decompress(base64.b64decode(str(item["statez"]))).decode()
+    return str(item["state"])
+
+
+def _unpacked_state(item: Mapping[str, Value]) -> dict[str, Any]:
+    return dict(json.loads(state_text(item)))
 
 
 class Games:
