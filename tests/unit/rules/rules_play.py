@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from numbridge.rules import (
+    Abort,
     AcceptAdjourn,
     AcceptDraw,
     Action,
@@ -176,7 +177,14 @@ def expected_error(s: GameState, seat: Any, action: Any) -> type[RulesError] | N
         return None if ok else IllegalAction
     if isinstance(action, Resume):
         return None if s.status == "adjourned" and not s.side(seat).resume else IllegalAction
+    if isinstance(action, Abort):
+        return None if not all(made_first_move(s, x) for x in SEATS) else IllegalAction
     raise AssertionError(action)
+
+
+def made_first_move(s: GameState, seat: Seat) -> bool:
+    return any(e.seat == seat and e.action in ("place", "take", "exchange", "swap")
+               for e in s.record)
 
 
 # --- invariants --------------------------------------------------------------
@@ -214,8 +222,10 @@ def check_state(s: GameState) -> None:
 
 def check_result(s: GameState, result: dict[str, Any]) -> None:
     n = s.size
-    if result["by"] == "agreement":
+    if result["by"] in ("agreement", "aborted"):
         assert result["winner"] is None
+        if result["by"] == "aborted":  # RULES §7: before each player's first move
+            assert not all(made_first_move(s, x) for x in SEATS)
         return
     winner = result["winner"]
     assert winner in SEATS
@@ -379,6 +389,8 @@ class Player:
             return other(s.adjourn_offer), AcceptAdjourn()
         if not end and p.random() < 0.05:
             return seat, Resign()
+        if not end and p.random() < 0.1:
+            return seat, Abort()  # refused once both have moved
         return seat, p.choice([OfferDraw(), OfferAdjourn()])
 
     # stepping ----------------------------------------------------------------
@@ -419,6 +431,9 @@ class Player:
         move_ms = s.options.move_ms
         roll = p.random()
         deadline = next_deadline(s)
+        opening = self.setup.to_the_end and not all(made_first_move(s, x) for x in SEATS)
+        if opening:  # a first move lost to the clock would abort the game
+            first_deadline, deadline = deadline, None
         if deadline is not None and roll < 0.06:
             # the move limit passes (sometimes several): the timer calls advance
             at = deadline + (p.randint(0, 3 * move_ms) if p.random() < 0.3 else 0)
@@ -429,6 +444,8 @@ class Player:
         now = self.now + p.randint(0, move_ms // 3)
         if deadline is not None and p.random() < 0.03:
             now = deadline + p.randint(0, move_ms)  # an action arriving late
+        if opening and first_deadline is not None:
+            now = min(now, first_deadline - 1)
         if s.status != "playing" or roll < 0.12:
             seat, action = self.club_action()
             self.try_apply(seat, action, now)

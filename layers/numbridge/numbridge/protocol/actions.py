@@ -143,6 +143,12 @@ class Resume(GameRequest):
     action: Literal["resume"]
 
 
+class Abort(GameRequest):
+    """End a game before each player has made a first move: no winner, unrated."""
+
+    action: Literal["abort"]
+
+
 class Sync(GameRequest):
     action: Literal["sync"]
     v: Annotated[StrictInt, Field(ge=0)] | None = None
@@ -156,7 +162,7 @@ class Candidates(GameRequest):
 LOBBY_ACTIONS = (Rooms, Propose, Proposals, Withdraw, Accept, Games, Record, Leaderboard)
 MOVE_ACTIONS = (
     Place, Take, Exchange, Swap, Resign, OfferDraw, AcceptDraw, DeclineDraw,
-    OfferAdjourn, AcceptAdjourn, Resume,
+    OfferAdjourn, AcceptAdjourn, Resume, Abort,
 )
 QUERY_ACTIONS = (Sync, Candidates)
 ALL_ACTIONS: tuple[type[Request], ...] = LOBBY_ACTIONS + MOVE_ACTIONS + QUERY_ACTIONS
@@ -164,7 +170,7 @@ ALL_ACTIONS: tuple[type[Request], ...] = LOBBY_ACTIONS + MOVE_ACTIONS + QUERY_AC
 ClientAction = Annotated[
     Rooms | Propose | Proposals | Withdraw | Accept | Games | Record | Leaderboard
     | Place | Take | Exchange | Swap | Resign | OfferDraw | AcceptDraw | DeclineDraw
-    | OfferAdjourn | AcceptAdjourn | Resume | Sync | Candidates,
+    | OfferAdjourn | AcceptAdjourn | Resume | Abort | Sync | Candidates,
     Field(discriminator="action"),
 ]
 _ADAPTER: TypeAdapter[ClientAction] = TypeAdapter(ClientAction)

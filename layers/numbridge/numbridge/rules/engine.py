@@ -12,8 +12,9 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import club, moves, tiles, turns
+from . import abort, club, moves, tiles, turns
 from .actions import (
+    Abort,
     AcceptAdjourn,
     AcceptDraw,
     Action,
@@ -108,6 +109,7 @@ _CLUB_HANDLERS: dict[type, ClubHandler] = {
     OfferAdjourn: club.offer_adjourn,
     AcceptAdjourn: club.accept_adjourn,
     Resume: club.resume,
+    Abort: abort.abort,
 }
 
 

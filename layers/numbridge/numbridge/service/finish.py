@@ -1,6 +1,7 @@
 """Writes that go with a change of a game's status, in the same transaction:
 each player's ``games`` line, and when it finishes the archive record and the
-rating updates (a draw by agreement included; an adjourned game is not finished).
+rating updates (a draw by agreement included; an adjourned game is not finished;
+an aborted game is never rated, RULES.md §7 [decided]).
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
     writes: list[Write] = []
     if after.status == "finished":
         writes.append(Archive.put_write(after.game_id, rules.archive_record(after)))
-        if after.options.rated:
+        if aborted(after):
+            for seat in SEATS:
+                extras[seat]["rated"] = False
+        elif after.options.rated:
             writes += _rating_writes(svc, after, extras)
     writes += [
         PlayerGames.put_write(after.players[seat], after.game_id,
@@ -32,6 +36,10 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
         for seat in SEATS
     ]
     return writes
+
+
+def aborted(state: rules.GameState) -> bool:
+    return state.outcome is not None and state.outcome.by == "aborted"
 
 
 def _score_blue(result: dict[str, Any] | None) -> float:

@@ -37,6 +37,7 @@ def to_rules_action(request: act.Request) -> rules.Action:
         act.OfferDraw: rules.OfferDraw, act.AcceptDraw: rules.AcceptDraw,
         act.DeclineDraw: rules.DeclineDraw, act.OfferAdjourn: rules.OfferAdjourn,
         act.AcceptAdjourn: rules.AcceptAdjourn, act.Resume: rules.Resume,
+        act.Abort: rules.Abort,
     }
     return simple[type(request)]()
 
