@@ -186,18 +186,50 @@ class CandidatesAnswer(Frame):
     cells: list[CellOut]
 
 
+# --- pushed frames that are not game events (no `v`) ---------------------------------
+
+
+class RematchOffered(Frame):
+    """To both players of a finished game: `seat` offers a rematch."""
+
+    type: Literal["rematch_offered"] = "rematch_offered"
+    game: str
+    seat: Seat
+
+
+class RematchDeclined(Frame):
+    """To both players: `seat` declined the rematch offer."""
+
+    type: Literal["rematch_declined"] = "rematch_declined"
+    game: str
+    seat: Seat
+
+
+class RematchAccepted(Frame):
+    """To both players, just before the new game's `state`: `seat` accepted; `rematch`
+    is the new game (colours swapped)."""
+
+    type: Literal["rematch_accepted"] = "rematch_accepted"
+    game: str
+    seat: Seat
+    rematch: str
+
+
+PUSHED = (RematchOffered, RematchDeclined, RematchAccepted)
+
 ANSWERS = (
     Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
     RecordAnswer, LeaderboardAnswer, CandidatesAnswer,
 )
 FixedFrame = Annotated[
     Ack | Error | State | Hidden | RoomsAnswer | ProposalAnswer | ProposalsAnswer
-    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer,
+    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer
+    | RematchOffered | RematchDeclined | RematchAccepted,
     Field(discriminator="type"),
 ]
 FIXED_TYPES = frozenset(
     {"ack", "error", "state", "hidden", "rooms", "proposal", "proposals", "games", "record",
-     "leaderboard", "candidates"}
+     "leaderboard", "candidates", "rematch_offered", "rematch_declined", "rematch_accepted"}
 )
 _FIXED: TypeAdapter[FixedFrame] = TypeAdapter(FixedFrame)
 

@@ -5,6 +5,7 @@
 | game state | ``GAME#g`` | ``STATE`` | ``DEADLINE#n`` / deadline (while a deadline runs) |
 | game event | ``GAME#g`` | ``EV#000000017`` | |
 | archive record | ``GAME#g`` | ``RECORD`` | |
+| rematch offer | ``GAME#g`` | ``REMATCH`` | |
 | proposal | ``PROPOSAL#p`` | ``PROPOSAL`` | ``ROOM#r`` / created#p |
 | a player's proposal slot | ``PLAYER#a`` | ``SLOT#0`` … ``SLOT#4`` | |
 | a player's game | ``PLAYER#a`` | ``GAME#g`` | |
@@ -24,6 +25,7 @@ import zlib
 
 STATE = "STATE"
 RECORD = "RECORD"
+REMATCH = "REMATCH"
 PROPOSAL = "PROPOSAL"
 CONN = "CONN"
 EVENT_PREFIX = "EV#"
