@@ -31,7 +31,9 @@ FUNCTIONS = {
 API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction"}
-POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction"}
+# Connect and Disconnect post presence frames.
+POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",
+           "ConnectFunction", "DisconnectFunction"}
 TIMER_SENDERS = {"DealFunction", "MoveFunction", "TimeoutFunction"}
 DESIGN_ENV = {
     "TABLE_NAME", "TIMER_QUEUE_URL", "MANAGEMENT_ENDPOINT",

@@ -41,6 +41,7 @@ class PlayerInfo(BaseModel):
     hand_size: int
     mistakes: int
     clock_ms: int | None
+    online: bool | None = Field(None, description="whether the player has a connection open")
 
 
 class GameOptionsOut(BaseModel):
@@ -215,7 +216,17 @@ class RematchAccepted(Frame):
     rematch: str
 
 
-PUSHED = (RematchOffered, RematchDeclined, RematchAccepted)
+class Presence(Frame):
+    """To the opponent (and the watchers) when a player's first connection opens or
+    last one closes, for each of that player's games in progress."""
+
+    type: Literal["presence"] = "presence"
+    game: str
+    seat: Seat
+    online: bool
+
+
+PUSHED = (RematchOffered, RematchDeclined, RematchAccepted, Presence)
 
 ANSWERS = (
     Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
@@ -224,12 +235,13 @@ ANSWERS = (
 FixedFrame = Annotated[
     Ack | Error | State | Hidden | RoomsAnswer | ProposalAnswer | ProposalsAnswer
     | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer
-    | RematchOffered | RematchDeclined | RematchAccepted,
+    | RematchOffered | RematchDeclined | RematchAccepted | Presence,
     Field(discriminator="type"),
 ]
 FIXED_TYPES = frozenset(
     {"ack", "error", "state", "hidden", "rooms", "proposal", "proposals", "games", "record",
-     "leaderboard", "candidates", "rematch_offered", "rematch_declined", "rematch_accepted"}
+     "leaderboard", "candidates", "rematch_offered", "rematch_declined", "rematch_accepted",
+     "presence"}
 )
 _FIXED: TypeAdapter[FixedFrame] = TypeAdapter(FixedFrame)
 

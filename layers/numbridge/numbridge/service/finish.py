@@ -14,6 +14,7 @@ from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.views import summary
 from numbridge.store.club import Archive, PlayerGames, Ratings
+from numbridge.store.live import LiveGames
 from numbridge.store.port import Write
 
 
@@ -35,7 +36,18 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
                               summary(after, seat, now_ms, **extras[seat]))
         for seat in SEATS
     ]
-    return writes
+    return writes + _live_writes(before, after)
+
+
+def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:
+    """Each player's list of games in progress (whom presence frames go to)."""
+    players = after.players
+    if after.status == "finished":
+        return [LiveGames.delete_write(players[seat], after.game_id) for seat in SEATS]
+    if before is None:
+        return [LiveGames.put_write(players[seat], after.game_id, seat,
+                                    players[rules.other(seat)]) for seat in SEATS]
+    return []
 
 
 def aborted(state: rules.GameState) -> bool:

@@ -19,6 +19,7 @@ from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
 from numbridge.service.observability import MetricUnit, count, logger, measure
 from numbridge.service.outcome import Outcome, Timer
+from numbridge.service.presence import online
 from numbridge.service.views import state_frame
 from numbridge.store.club import PROPOSALS_PER_PLAYER, Proposals, StoredProposal, lapsed
 
@@ -122,7 +123,8 @@ def accept(svc: Services, player: str, request: act.Accept) -> Outcome:
     ]
     count("Deals")
     logger.info("dealt", extra={"game": game_id, "players": players})
-    pushes = [(players[seat], [state_frame(state, seat, now)]) for seat in SEATS]
+    here = online(svc, players)
+    pushes = [(players[seat], [state_frame(state, seat, now, online=here)]) for seat in SEATS]
     timers = [] if deadline is None else [Timer(game_id, state.v, deadline)]
     return Outcome([ack_frame(request.id)], pushes, writes, timers)
 

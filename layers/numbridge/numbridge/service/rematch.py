@@ -23,6 +23,7 @@ from numbridge.service.lobby import new_game_id
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.play import load
+from numbridge.service.presence import online
 from numbridge.service.views import state_frame
 from numbridge.store.rematches import Rematch, Rematches
 
@@ -106,6 +107,7 @@ def _accept(svc: Services, old: rules.GameState, seat: rules.Seat, offer: Rematc
     logger.info("rematch dealt", extra={"game": game_id, "after": old.game_id})
     accepted = {"type": "rematch_accepted", "game": old.game_id, "seat": seat,
                 "rematch": game_id}
-    pushes = [(players[s], [accepted, state_frame(state, s, now)]) for s in SEATS]
+    here = online(svc, players)
+    pushes = [(players[s], [accepted, state_frame(state, s, now, online=here)]) for s in SEATS]
     timers = [] if deadline is None else [Timer(game_id, state.v, deadline)]
     return Outcome([ack_frame(request_id)], pushes, writes, timers)

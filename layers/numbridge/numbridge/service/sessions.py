@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from numbridge.auth import AuthUnavailable, InvalidToken, verify_player
 from numbridge.service.observability import logger
+from numbridge.service.presence import announce
 
 if TYPE_CHECKING:
     from numbridge.service.context import Services
@@ -38,6 +39,8 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     svc.connections.add(connection_id, player, svc.clock())
     logger.append_keys(player=player)
     logger.info("connected", extra={"connection": connection_id})
+    if svc.connections.of_player(player) == [connection_id]:  # the first device
+        announce(svc, player, True)
     return {"statusCode": 200}
 
 
@@ -45,4 +48,6 @@ def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     player = svc.connections.remove(_connection_id(event))
     code = (event.get("requestContext") or {}).get("disconnectStatusCode")
     logger.info("disconnected", extra={"player": player, "code": code})
+    if player is not None and not svc.connections.of_player(player):  # the last device
+        announce(svc, player, False)
     return {"statusCode": 200}

@@ -9,6 +9,7 @@
 | proposal | ``PROPOSAL#p`` | ``PROPOSAL`` | ``ROOM#r`` / created#p |
 | a player's proposal slot | ``PLAYER#a`` | ``SLOT#0`` … ``SLOT#4`` | |
 | a player's game | ``PLAYER#a`` | ``GAME#g`` | |
+| a player's game in progress | ``PLAYER#a`` | ``LIVE#g`` | |
 | rating | ``PLAYER#a`` | ``RATING#variant`` | ``LEADERBOARD#variant`` / rank#name |
 | connection | ``CONN#c`` | ``CONN`` | |
 | a player's connection | ``PLAYER#a`` | ``CONN#c`` | |
@@ -79,6 +80,11 @@ def proposal_order(created_ms: int, proposal_id: str) -> str:
 
 
 SLOT_PREFIX = "SLOT#"
+LIVE_PREFIX = "LIVE#"
+
+
+def player_live_game(game_id: str) -> str:
+    return f"{LIVE_PREFIX}{game_id}"
 
 
 def proposal_slot(n: int) -> str:
