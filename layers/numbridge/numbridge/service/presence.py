@@ -38,6 +38,8 @@ def announce(svc: Services, player: str, is_online: bool) -> None:
 
 
 def watchers_of(svc: Services, game_id: str) -> Iterable[str]:
+    """The connections watching a game. None yet: spectators (watch items) will be
+    read here, so that watchers hear presence too."""
     return ()
 
 
