@@ -185,8 +185,8 @@ class Client:
                 self.state = frame
                 self.to_move = self.seat.turn == self.seat.you
                 continue
-            if self.seat is None or frame.get("game") != self.seat.game:
-                continue
+            if self.seat is None or frame.get("game") != self.seat.game or "v" not in frame:
+                continue  # another game's, or not a game event (presence)
             # Pushes of two handlers may cross on the way: apply strictly by v, as a
             # client must; a v seen twice is a duplicate, one never filled is lost.
             v = int(frame["v"])

@@ -1,4 +1,4 @@
-"""Speed of the puzzle dealer and of the solution counter (issue 3).
+"""Speed of the puzzle dealer and of the solution counter.
 
 Deal: every room setting — 9x9 regular and irregular at 22, 26, 30 and 34 clues,
 6x6 regular and irregular at 10, 12 and 16 — dealt ``BENCH_DEALS`` times (default

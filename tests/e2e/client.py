@@ -104,8 +104,9 @@ class Seat:
 
     def _next_event(self, timeout: float) -> Frame:
         try:
+            # Game events only: a state comes as an answer, presence frames have no v.
             return self.player.expect(lambda f: f.get("game") == self.game
-                                      and f.get("type") != "state", timeout)
+                                      and f.get("type") != "state" and "v" in f, timeout)
         except TimeoutError:
             if self.ahead:
                 raise StreamError(f"{self.name}: gap — v {self.v + 1} never came, "

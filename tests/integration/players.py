@@ -53,3 +53,15 @@ def start_game(world: World, room: str, proposer: Conn, acceptor: Conn,
     assert ack["type"] == "ack", ack
     [state] = [f for f in proposer.new() if f["type"] == "state"]
     return str(state["game"])
+
+
+def first_moves(world: World, game: str, conns: dict[str, Conn], seed: int = 1) -> None:
+    """Blue's and red's first moves, so that the game can no longer be aborted (nor be
+    aborted by the clock): later timeouts are ordinary timeouts."""
+    rng = random.Random(seed)
+    for _ in range(2):
+        state = current(world, game)
+        assert state.turn is not None
+        fields = choose(state, rng)
+        answer = conns[state.players[state.turn]].ask(fields.pop("action"), game=game, **fields)
+        assert answer["type"] == "ack", answer

@@ -7,13 +7,18 @@ import pytest
 from harness import Conn, World
 from numbridge.service import dispatch
 from numbridge.store import keys
-from players import current, start_game
+from players import current, first_moves, start_game
 
 
 def three_games(world: World) -> tuple[list[str], list[Conn]]:
     conns = [world.join(name) for name in ("ana", "bob", "carl", "dan", "eve", "fay")]
     games = [start_game(world, "bridge", conns[i], conns[i + 1], colour="blue")
              for i in (0, 2, 4)]
+    for i, game in zip((0, 2, 4), games, strict=True):
+        # Past the first moves a timeout is a timeout, not an abort.
+        first_moves(world, game, {conns[i].player: conns[i], conns[i + 1].player: conns[i + 1]})
+    latest = {sent["body"]["game"]: sent for sent in world.sqs.sent}
+    world.sqs.sent[:] = [latest[game] for game in games]  # each game's live timer
     return games, conns
 
 

@@ -12,7 +12,7 @@ import pytest
 from harness import Conn, World
 from numbridge import rules
 from numbridge.service import play as play_module
-from players import choose, current, start_game
+from players import choose, current, first_moves, start_game
 from testkit.sudoku import peers
 
 
@@ -233,6 +233,7 @@ def test_the_sweep_catches_a_lost_timer(world: World) -> None:
 
 def test_an_action_after_the_deadline_applies_the_timeout_first(world: World) -> None:
     ana, bob, game = two_players(world, "bridge")
+    first_moves(world, game, {"ana": ana, "bob": bob})  # else the timeout aborts the game
     state = current(world, game)
     world.clock.advance(45_001)
     fields = choose(state, random.Random(1))
@@ -274,6 +275,7 @@ def test_candidates_are_offered_only_where_the_game_allows(world: World) -> None
 
 def test_a_sync_after_the_deadline_applies_the_timeout_first(world: World) -> None:
     ana, bob, game = two_players(world, "bridge")
+    first_moves(world, game, {"ana": ana, "bob": bob})  # else the timeout aborts the game
     world.clock.advance(45_001)
     answer = bob.ask("sync", game=game)
     assert answer["type"] == "state" and answer["view"]["turn"] == "red"

@@ -31,7 +31,9 @@ FUNCTIONS = {
 API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction"}
-POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction"}
+# Connect and Disconnect post presence frames.
+POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction",
+           "ConnectFunction", "DisconnectFunction"}
 # Every function that commits a game change arms its timer; the lobby deals games
 # against a bot.
 TIMER_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",

@@ -16,7 +16,11 @@ def build_parser() -> argparse.ArgumentParser:
     import numbridge.local.cli as local_cli
     import numbridge.puzzles.cli as puzzle_cli
 
-    parser = argparse.ArgumentParser(prog="numbridge", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="numbridge",
+        description="Numbridge: a two-player sudoku on a hex board. Run a club on this "
+        "machine (serve), sign players in (token), play as a bot (bot), or count and deal "
+        "boards (puzzle).")
     sub = parser.add_subparsers(dest="command", required=True)
     puzzle_cli.register(sub)
     local_cli.register(sub)

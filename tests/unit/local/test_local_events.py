@@ -86,10 +86,10 @@ def test_disconnect_event_validates_with_code_and_reason() -> None:
 
 
 def test_ids_look_like_api_gateway_ones() -> None:
-    connection_id = ids.connection_id()
+    connection_id = ids.api_gateway_id()
     assert len(connection_id) == 16 and connection_id.endswith("=")
     assert "/" not in connection_id and "+" not in connection_id
-    assert ids.connection_id() != connection_id
+    assert ids.api_gateway_id() != connection_id
 
 
 def test_request_time_format() -> None:

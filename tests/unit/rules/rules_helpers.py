@@ -44,7 +44,7 @@ PROTOCOL_KEYS = {
     "offers",
     "options",
 }
-EXTRA_KEYS = {"last_mistake", "resume_requested", "moves"}
+EXTRA_KEYS = {"last_mistake", "resume_requested", "moves", "abortable"}
 
 SOL9 = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 SOL6 = "123456456123231564564231312645645312"

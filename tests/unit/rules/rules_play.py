@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from numbridge.rules import (
+    Abort,
     AcceptAdjourn,
     AcceptDraw,
     Action,
@@ -141,6 +142,7 @@ class Due:
     bag: int
     refilled: set[Seat]
     winner: Seat | None = None
+    by: str = "time"
 
 
 def run_of_timeouts(s: GameState) -> int:
@@ -173,6 +175,12 @@ def due_model(s: GameState, now: int) -> Due:
             break
         steps += 1
         mover = d.to_move
+        if not made_first_move(s, mover):  # RULES §7: a first move lost to the clock
+            used = at - d.turn_started
+            d.clocks[mover] = None if clock is None else max(0, clock - used)
+            d.status, d.winner, d.by, d.turn_started = "finished", None, "aborted", at
+            d.turns_played += 1
+            break
         if on_time:  # lost on time
             d.status, d.winner, d.clocks[mover], d.turn_started = "finished", other(mover), 0, at
             break
@@ -209,7 +217,7 @@ def check_due(before: GameState, after: GameState, now: int) -> None:
             assert after.hand(seat) == before.hand(seat)
     if want.status == "finished":
         assert after.result is not None and (after.result["winner"], after.result["by"]) == (
-            want.winner, "time")
+            want.winner, want.by)
         return
     assert (after.to_move, after.moves_left_in_pair) == (want.to_move, want.moves_left), want
     if want.status == "playing":
@@ -276,7 +284,14 @@ def expected_error(s: GameState, seat: Any, action: Any,
         return None if ok else IllegalAction
     if isinstance(action, Resume):
         return None if s.status == "adjourned" and not s.side(seat).resume else IllegalAction
+    if isinstance(action, Abort):
+        return None if not all(made_first_move(s, x) for x in SEATS) else IllegalAction
     raise AssertionError(action)
+
+
+def made_first_move(s: GameState, seat: Seat) -> bool:
+    return any(e.seat == seat and e.action in ("place", "take", "exchange", "swap")
+               for e in s.record)
 
 
 # --- invariants --------------------------------------------------------------
@@ -314,8 +329,10 @@ def check_state(s: GameState) -> None:
 
 def check_result(s: GameState, result: dict[str, Any]) -> None:
     n = s.size
-    if result["by"] == "agreement":
+    if result["by"] in ("agreement", "aborted"):
         assert result["winner"] is None
+        if result["by"] == "aborted":  # RULES §7: before each player's first move
+            assert not all(made_first_move(s, x) for x in SEATS)
         return
     winner = result["winner"]
     assert winner in SEATS
@@ -508,6 +525,8 @@ class Player:
             return other(s.adjourn_offer), AcceptAdjourn()
         if not end and p.random() < 0.05:
             return seat, Resign()
+        if not end and p.random() < 0.1:
+            return seat, Abort()  # refused once both have moved
         return seat, p.choice([OfferDraw(), OfferAdjourn()])
 
     # stepping ----------------------------------------------------------------
@@ -564,6 +583,9 @@ class Player:
         move_ms = s.options.move_ms
         roll = p.random()
         deadline = next_deadline(s)
+        opening = self.setup.to_the_end and not all(made_first_move(s, x) for x in SEATS)
+        if opening:  # a first move lost to the clock would abort the game
+            first_deadline, deadline = deadline, None
         if deadline is not None and roll < 0.06:
             # the move limit passes (sometimes several): the timer calls advance
             at = deadline + (p.randint(0, 3 * move_ms) if p.random() < 0.3 else 0)
@@ -576,6 +598,8 @@ class Player:
         now = self.now + p.randint(0, move_ms // 3)
         if deadline is not None and p.random() < 0.03:
             now = deadline + p.randint(0, move_ms)  # an action arriving late
+        if opening and first_deadline is not None:
+            now = min(now, first_deadline - 1)
         if s.status != "playing" or roll < 0.12:
             seat, action = self.club_action()
             self.try_apply(seat, action, now)

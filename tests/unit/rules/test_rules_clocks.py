@@ -10,6 +10,7 @@ from numbridge.rules import (
     AcceptAdjourn,
     Exchange,
     GameOver,
+    GameState,
     IllegalAction,
     OfferAdjourn,
     Resume,
@@ -68,8 +69,14 @@ def test_loss_on_time() -> None:
         apply(s, "blue", Exchange(), 70_000, rng())
 
 
+def started(variant: str = "bridge", **overrides: object) -> GameState:
+    """Both players have made a first move, in no time (no abort on the clock now)."""
+    s = play_correct(deal(variant, **overrides), "blue")
+    return play_correct(s, "red")
+
+
 def test_loss_on_time_when_the_clock_ends_with_the_move_limit() -> None:
-    s = deal("bridge", game_ms=45_000)  # both limits fall at 45 s: the game clock wins
+    s = started("bridge", game_ms=45_000)  # both limits fall at 45 s: the game clock wins
     t = advance(s, 45_000, rng())
     assert t.state.result == {"winner": "red", "by": "time"}
 
@@ -77,7 +84,7 @@ def test_loss_on_time_when_the_clock_ends_with_the_move_limit() -> None:
 def test_catching_up_applies_missed_deadlines_in_order() -> None:
     # 100 s each, 45 s a move: timeouts at 45, 90, 135, 180 s; at 180 s blue has
     # 10 s left, so blue loses on time at 190 s
-    s = deal("bridge", game_ms=100_000)
+    s = started("bridge", game_ms=100_000)
     t = advance(s, 10_000_000, rng())
     kinds = [e.kind for e in t.events]
     assert kinds.count("timeout") == 4 and kinds[-1] == "finished"
@@ -87,11 +94,11 @@ def test_catching_up_applies_missed_deadlines_in_order() -> None:
     assert [d["now_ms"] for d in turns] == [45_000, 90_000, 135_000, 180_000]
     assert [d["deadline_ms"] for d in turns] == [90_000, 135_000, 180_000, 190_000]
     assert t.state.result == {"winner": "red", "by": "time"}
-    assert [e.v for e in t.events] == list(range(1, len(t.events) + 1))
+    assert [e.v for e in t.events] == list(range(s.v + 1, s.v + len(t.events) + 1))
 
 
 def test_catching_up_without_a_game_clock() -> None:
-    s = deal("bridge", room="study", move_ms=120_000, game_ms=None)
+    s = started("bridge", room="study", move_ms=120_000, game_ms=None)
     t = advance(s, 365_000, rng())
     assert [e.data["seat"] for e in t.events if e.kind == "timeout"] == ["blue", "red", "blue"]
     n = t.state
@@ -103,14 +110,14 @@ def test_catching_up_without_a_game_clock() -> None:
 
 def test_catching_up_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(catchup, "MAX_STEPS", 5)
-    s = deal("bridge", move_ms=1_000, game_ms=10**8)
+    s = started("bridge", move_ms=1_000, game_ms=10**8)
     t = advance(s, 10**9, rng())
     assert [e.kind for e in t.events].count("timeout") == 5
     assert t.state.turn_started_ms == 10**9 and next_deadline(t.state) == 10**9 + 1_000
 
 
 def test_apply_first_applies_the_due_timeout() -> None:
-    s = deal("bridge")
+    s = started("bridge")
     # at 50 s blue's move has timed out: red is on move
     t = apply(s, "red", Exchange(), 50_000, rng())
     assert [e.kind for e in t.events][:2] == ["timeout", "turn"]

@@ -100,7 +100,8 @@ def test_offer_made_during_receivers_turn_lapses_with_that_move() -> None:
 
 
 def test_a_timeout_does_not_lapse_an_offer() -> None:
-    s = apply(deal(), "blue", OfferDraw(), 0, rng()).state
+    s = play_correct(play_correct(deal(), "blue"), "red")
+    s = apply(s, "blue", OfferDraw(), 0, rng()).state
     s = play_correct(s, "blue", now=1)
     s = advance(s, 1 + 45_000, rng()).state  # red times out: red made no move
     assert s.draw_offer == "blue" and s.turn == "blue"

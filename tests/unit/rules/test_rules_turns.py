@@ -80,7 +80,9 @@ def test_domains_mistake_on_first_move_of_a_pair_keeps_the_second() -> None:
 
 
 def test_domains_timeout_costs_the_whole_pair() -> None:
-    s = play_correct(deal("domains"), "blue", now=1_000)
+    s = play_correct(deal("domains"), "blue")  # A B B A A: each has made a first move
+    s = play_correct(play_correct(s, "red"), "red")
+    s = play_correct(play_correct(s, "blue"), "blue", now=1_000)
     assert (s.turn, s.moves_left_in_pair) == ("red", 2)
     due = next_deadline(s)
     assert due == 1_000 + 45_000
@@ -252,15 +254,15 @@ def test_pie_rule_only_on_reds_first_turn() -> None:
         apply(s, "red", Swap(), 0, rng())
 
 
-def test_no_pie_rule_after_a_blue_mistake_or_a_red_timeout() -> None:
+def test_no_pie_rule_after_a_blue_mistake_or_after_reds_first_turn() -> None:
     s = play_mistake(deal("bridge"), "blue")
     with pytest.raises(IllegalAction, match="blue came to own no cell"):
         apply(s, "red", Swap(), 0, rng())
     s = play_correct(deal("bridge"), "blue")
-    s = advance(s, 45_000, rng()).state  # red's first turn times out
-    s = play_correct(s, "blue", now=45_001)
+    s = play_mistake(s, "red", now=1)  # red's first turn (a timeout would abort the game)
+    s = play_correct(s, "blue", now=2)
     with pytest.raises(IllegalAction, match="only on red's first turn"):
-        apply(s, "red", Swap(), 45_002, rng())
+        apply(s, "red", Swap(), 3, rng())
 
 
 def test_no_pie_rule_in_domains() -> None:

@@ -1,4 +1,4 @@
-"""The club around the table (issue 5): rooms, proposals, ratings — pure parts.
+"""The club around the table: rooms, proposals, ratings — pure parts.
 
 - :mod:`numbridge.club.rooms`: rooms from configuration (``rooms.yaml``,
   ``$ROOMS_CONFIG``), their public listing, and game options from a proposal;

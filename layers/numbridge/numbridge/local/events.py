@@ -64,14 +64,14 @@ def _request_context(client: Client, route_key: str, event_type: str, at_ms: int
     return {
         "routeKey": route_key,
         "eventType": event_type,
-        "extendedRequestId": ids.request_id(),
+        "extendedRequestId": ids.api_gateway_id(),
         "requestTime": request_time(at_ms),
         "messageDirection": "IN",
         "stage": client.stage,
         "connectedAt": client.connected_at_ms,
         "requestTimeEpoch": at_ms,
         "identity": identity,
-        "requestId": ids.request_id(),
+        "requestId": ids.api_gateway_id(),
         "domainName": client.domain_name,
         "connectionId": client.connection_id,
         "apiId": client.api_id,
@@ -114,7 +114,7 @@ def message_event(client: Client, route_key: str, body: str, at_ms: int | None =
     """A ``MESSAGE`` event: one text frame, routed to ``route_key``."""
     at = now_ms() if at_ms is None else at_ms
     context = _request_context(client, route_key, "MESSAGE", at)
-    context["messageId"] = ids.request_id()
+    context["messageId"] = ids.api_gateway_id()
     return {"requestContext": context, "body": body, "isBase64Encoded": False}
 
 

@@ -80,7 +80,7 @@ def status_code(response: Any) -> int:
 def gateway_error(message: str, connection_id: str) -> str:
     """The frame API Gateway sends when it cannot deliver a message."""
     return json.dumps(
-        {"message": message, "connectionId": connection_id, "requestId": ids.request_id()}
+        {"message": message, "connectionId": connection_id, "requestId": ids.api_gateway_id()}
     )
 
 
@@ -273,7 +273,7 @@ def _client(request: web.Request) -> Client:
     sockname = request.transport.get_extra_info("sockname") if request.transport else None
     port = int(sockname[1]) if sockname else 0
     return Client(
-        connection_id=ids.connection_id(),
+        connection_id=ids.api_gateway_id(),
         connected_at_ms=now_ms(),
         source_ip=request.remote or "127.0.0.1",
         user_agent=request.headers.get("User-Agent"),

@@ -7,13 +7,9 @@ import secrets
 import uuid
 
 
-def connection_id() -> str:
-    """A connection id like API Gateway's: 16 URL-safe base64 characters ending in ``=``."""
-    return base64.urlsafe_b64encode(secrets.token_bytes(11)).decode()
-
-
-def request_id() -> str:
-    """An API Gateway request / message id (``requestId``, ``messageId``, ``extendedRequestId``)."""
+def api_gateway_id() -> str:
+    """An id as API Gateway hands them out — a connection id, a request or message id:
+    16 URL-safe base64 characters ending in ``=``."""
     return base64.urlsafe_b64encode(secrets.token_bytes(11)).decode()
 
 

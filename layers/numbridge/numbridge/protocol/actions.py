@@ -147,6 +147,12 @@ class Resume(GameRequest):
     action: Literal["resume"]
 
 
+class Abort(GameRequest):
+    """End a game before each player has made a first move: no winner, unrated."""
+
+    action: Literal["abort"]
+
+
 class Sync(GameRequest):
     action: Literal["sync"]
     v: Annotated[StrictInt, Field(ge=0)] | None = None
@@ -157,18 +163,44 @@ class Candidates(GameRequest):
     digit: StrictInt
 
 
+# --- after a game: rematch --------------------------------------------------------
+
+
+class OfferRematch(GameRequest):
+    """Offer a rematch of a finished game (offering back accepts the opponent's offer)."""
+
+    action: Literal["offer_rematch"]
+
+
+class AcceptRematch(GameRequest):
+    """Accept the opponent's rematch offer: a new game, same room and options,
+    colours swapped; both players get its `state`."""
+
+    action: Literal["accept_rematch"]
+
+
+class DeclineRematch(GameRequest):
+    """Decline the opponent's rematch offer (the offerer is told)."""
+
+    action: Literal["decline_rematch"]
+
+
 LOBBY_ACTIONS = (Rooms, Propose, Proposals, Withdraw, Accept, Games, Record, Leaderboard)
 MOVE_ACTIONS = (
     Place, Take, Exchange, Swap, Resign, OfferDraw, AcceptDraw, DeclineDraw,
-    OfferAdjourn, AcceptAdjourn, Resume,
+    OfferAdjourn, AcceptAdjourn, Resume, Abort,
 )
 QUERY_ACTIONS = (Sync, Candidates)
-ALL_ACTIONS: tuple[type[Request], ...] = LOBBY_ACTIONS + MOVE_ACTIONS + QUERY_ACTIONS
+REMATCH_ACTIONS = (OfferRematch, AcceptRematch, DeclineRematch)
+ALL_ACTIONS: tuple[type[Request], ...] = (
+    LOBBY_ACTIONS + MOVE_ACTIONS + QUERY_ACTIONS + REMATCH_ACTIONS
+)
 
 ClientAction = Annotated[
     Rooms | Propose | Proposals | Withdraw | Accept | Games | Record | Leaderboard
     | Place | Take | Exchange | Swap | Resign | OfferDraw | AcceptDraw | DeclineDraw
-    | OfferAdjourn | AcceptAdjourn | Resume | Sync | Candidates,
+    | OfferAdjourn | AcceptAdjourn | Resume | Abort | Sync | Candidates
+    | OfferRematch | AcceptRematch | DeclineRematch,
     Field(discriminator="action"),
 ]
 MODELS: dict[str, type[Request]] = {

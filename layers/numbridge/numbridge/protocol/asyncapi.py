@@ -24,7 +24,8 @@ def _action_name(model: type[BaseModel]) -> str:
 
 def document() -> dict[str, Any]:
     client: list[type[BaseModel]] = list(actions.ALL_ACTIONS)
-    server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, *events.EVENTS]
+    server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, *frames.PUSHED,
+                                     *events.EVENTS]
     _, top = models_json_schema([(m, "validation") for m in client + server], ref_template=REF)
     messages: dict[str, Any] = {}
     for model in client:

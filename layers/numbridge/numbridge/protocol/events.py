@@ -42,7 +42,7 @@ class BlockTable(BaseModel):
 class Result(BaseModel):
     model_config = ConfigDict(extra="forbid", defer_build=True)
     winner: Seat | None
-    by: Literal["goal", "resign", "agreement", "time"]
+    by: Literal["goal", "resign", "agreement", "time", "aborted"]
     path: list[CellOut] | None = None
     blocks: list[int] | None = None
     block_table: BlockTable | None = None

@@ -51,6 +51,7 @@ class PlayerInfo(Strict):
     hand_size: int
     mistakes: int
     clock_ms: int | None
+    online: bool | None = Field(None, description="whether the player has a connection open")
 
 
 class GameOptionsOut(Strict):
@@ -109,6 +110,8 @@ class View(Strict):
     resume_requested: list[Seat] = Field(
         description="the seats that asked to resume an adjourned game")
     moves: int = Field(description="turns played so far")
+    abortable: bool = Field(
+        description="the game may still be aborted: a player has not made a first move")
 
 
 class State(Frame):
@@ -246,18 +249,61 @@ class CandidatesAnswer(Frame):
     cells: list[CellOut]
 
 
+# --- pushed frames that are not game events (no `v`) ---------------------------------
+
+
+class RematchOffered(Frame):
+    """To both players of a finished game: `seat` offers a rematch."""
+
+    type: Literal["rematch_offered"] = "rematch_offered"
+    game: str
+    seat: Seat
+
+
+class RematchDeclined(Frame):
+    """To both players: `seat` declined the rematch offer."""
+
+    type: Literal["rematch_declined"] = "rematch_declined"
+    game: str
+    seat: Seat
+
+
+class RematchAccepted(Frame):
+    """To both players, just before the new game's `state`: `seat` accepted; `rematch`
+    is the new game (colours swapped)."""
+
+    type: Literal["rematch_accepted"] = "rematch_accepted"
+    game: str
+    seat: Seat
+    rematch: str
+
+
+class Presence(Frame):
+    """To the opponent (and the watchers) when a player's first connection opens or
+    last one closes, for each of that player's games in progress."""
+
+    type: Literal["presence"] = "presence"
+    game: str
+    seat: Seat
+    online: bool
+
+
+PUSHED = (RematchOffered, RematchDeclined, RematchAccepted, Presence)
+
 ANSWERS = (
     Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
     RecordAnswer, LeaderboardAnswer, CandidatesAnswer,
 )
 FixedFrame = Annotated[
     Ack | Error | State | Hidden | RoomsAnswer | ProposalAnswer | ProposalsAnswer
-    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer,
+    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer
+    | RematchOffered | RematchDeclined | RematchAccepted | Presence,
     Field(discriminator="type"),
 ]
 FIXED_TYPES = frozenset(
     {"ack", "error", "state", "hidden", "rooms", "proposal", "proposals", "games", "record",
-     "leaderboard", "candidates"}
+     "leaderboard", "candidates", "rematch_offered", "rematch_declined", "rematch_accepted",
+     "presence"}
 )
 @cache
 def _fixed() -> TypeAdapter[FixedFrame]:

@@ -12,7 +12,7 @@ from numbridge.rules.geometry import SIZES, InvalidLayout, Layout
 # attempted within the time budget but may fail with DealError.
 CLUE_LIMITS: dict[int, tuple[int, int]] = {9: (17, 81), 6: (8, 36)}
 
-# The clue ranges of the rooms (RULES.md §8/§9; issue 3): the dealer is tuned
+# The clue ranges of the rooms (RULES.md §8/§9): the dealer is tuned
 # and benchmarked for these.
 ROOM_CLUES: dict[int, tuple[int, int]] = {9: (22, 34), 6: (10, 16)}
 

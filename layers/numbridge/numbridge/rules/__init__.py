@@ -54,7 +54,7 @@ adjourned          {seat, clock_ms: {blue, red}, auto?} — seat accepted; clock
                    fourth); it resumes like any adjourned game
 resume_requested   {seat} — seat asks to resume an adjourned game
 resumed            {seat} — the second request: play goes on (a ``turn`` follows)
-finished           {result} — result: {winner: seat|null, by: goal|resign|agreement|time,
+finished           {result} — result: {winner: seat|null, by: goal|resign|agreement|time|aborted,
                    path: [[r, c], ...] (Bridge/Blitz goal), blocks: [block ids of the
                    winner], block_table: {blue, red, undecided} (Domains goal)}
 =================  =====================================================================
@@ -62,7 +62,9 @@ finished           {result} — result: {winner: seat|null, by: goal|resign|agre
 Order within one turn: the action's event (placed / mistake / taken /
 exchanged / swapped / timeout), any ``*_lapsed``, ``hand`` (to the mover, if it
 changed), then ``finished``, or any ``passed`` and one ``turn``. A loss on
-time is a bare ``finished`` with ``by: "time"``.
+time is a bare ``finished`` with ``by: "time"``; an abort a bare ``finished`` with
+``by: "aborted"`` (and ``winner: null``); a first move lost to the clock is a
+``timeout`` then that ``finished`` (RULES §7 [decided]).
 
 Missed deadlines (see :mod:`.catchup`): one catch-up makes a bounded number
 of events whatever the outage — a game without a game clock is adjourned
@@ -73,6 +75,7 @@ game ends on time, the timeouts past the first few folded into ``timeouts``.
 from __future__ import annotations
 
 from .actions import (
+    Abort,
     AcceptAdjourn,
     AcceptDraw,
     Action,
@@ -99,6 +102,7 @@ from .views import next_deadline, player_view, spectator_view
 
 __all__ = [
     "SCHEMA",
+    "Abort",
     "AcceptAdjourn",
     "AcceptDraw",
     "Action",

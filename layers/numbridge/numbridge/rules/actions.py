@@ -1,7 +1,7 @@
 """The actions a player can send, as small frozen values, and their structural checks.
 
 Turn actions (place, take, exchange, swap) need the player to be on move;
-club actions (resign, draws, adjournment, resume) can be sent at any time the
+club actions (resign, draws, adjournment, resume, abort) can be sent at any time the
 game allows them. ``name`` is the protocol's action name.
 """
 
@@ -73,6 +73,11 @@ class Resume:
     name: ClassVar[str] = "resume"
 
 
+@dataclass(frozen=True)
+class Abort:
+    name: ClassVar[str] = "abort"
+
+
 Action = (
     Place
     | Take
@@ -85,8 +90,8 @@ Action = (
     | OfferAdjourn
     | AcceptAdjourn
     | Resume
+    | Abort
 )
-TurnAction = Place | Take | Exchange | Swap
 ACTION_TYPES: tuple[type, ...] = (
     Place,
     Take,
@@ -99,8 +104,8 @@ ACTION_TYPES: tuple[type, ...] = (
     OfferAdjourn,
     AcceptAdjourn,
     Resume,
+    Abort,
 )
-TURN_ACTION_TYPES: tuple[type, ...] = (Place, Take, Exchange, Swap)
 
 
 def is_int(value: object) -> bool:

@@ -10,6 +10,9 @@ state in one transaction:
   ``auto: true``; clocks frozen; it resumes like any adjourned game).
   Automatic passes between those turns neither count nor break the run: a
   pass is not a player's act, so it says nothing about who is still there.
+- RULES.md §7 [decided]: a player's first move lost to the clock aborts the
+  game (a ``timeout``, then ``finished`` with ``by: "aborted"``), so a
+  catch-up that reaches one stops there.
 - In a room with a game clock the run ends in a loss on time. Past the first
   :data:`SHOWN_EVENTS` events the rest is folded: one ``timeouts`` event
   counts the moves lost per seat (and the automatic passes among them), then
@@ -25,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from . import club, moves
+from . import abort, club, moves
 from .draft import Draft
 from .events import Event
 from .seats import SEATS, Seat
@@ -107,6 +110,9 @@ def catch_up(d: Draft, now_ms: int, rng: random.Random) -> None:
         if fold is None and len(d.events) - start >= SHOWN_EVENTS:
             fold = _Fold(d)
         seat, at_ms = d.to_move, d.deadline().at_ms
+        if abort.first_move_lost(d):  # RULES.md §7 [decided]: the game is aborted
+            abort.abort_on_clock(d)
+            break
         moves.time_out(d, rng)
         steps += 1
         if d.status == "playing" and abandoned(d):

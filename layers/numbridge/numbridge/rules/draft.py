@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from numbridge.rules.seats import EMPTY, NOBODY
+
 from . import clocks
 from .events import Event
 from .options import Board, GameOptions
@@ -71,7 +73,7 @@ class Draft:
 
     def has_free_clue(self) -> bool:
         return any(
-            g != "." and o == "." for g, o in zip(self.board.givens, self.owners, strict=True)
+            g != EMPTY and o == NOBODY for g, o in zip(self.board.givens, self.owners, strict=True)
         )
 
     def must_pass(self, seat: Seat) -> bool:

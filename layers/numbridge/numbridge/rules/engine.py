@@ -12,8 +12,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import club, moves, tiles, turns
+from numbridge.rules.seats import NOBODY
+
+from . import abort, club, moves, tiles, turns
 from .actions import (
+    Abort,
     AcceptAdjourn,
     AcceptDraw,
     Action,
@@ -57,7 +60,7 @@ def new_game(
         raise ValueError("players must name exactly a blue and a red player")
     bag = tiles.tiles_for(board.solution, board.givens)
     hands = {seat: tiles.draw(bag, tiles.HAND_SIZE, rng) for seat in SEATS}
-    owners = "." * (board.size * board.size)
+    owners = NOBODY * (board.size * board.size)
     seat, moves_left = turns.opening()
     sides = {
         s: Side(name=players[s], hand=tuple(hands[s]), mistakes=0, clock_ms=options.game_ms)
@@ -108,6 +111,7 @@ _CLUB_HANDLERS: dict[type, ClubHandler] = {
     OfferAdjourn: club.offer_adjourn,
     AcceptAdjourn: club.accept_adjourn,
     Resume: club.resume,
+    Abort: abort.abort,
 }
 
 

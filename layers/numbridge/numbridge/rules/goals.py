@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 
+from numbridge.rules.seats import NOBODY
+
 from .geometry import Layout, cell_of, column_cells, neighbours, row_cells
 from .seats import MARK, SEATS, Seat, Variant, other
 
@@ -72,7 +74,7 @@ class BlockTable:
 
     def marks(self) -> str:
         """One character per block: 'b', 'r' or '.' (undecided)."""
-        return "".join("." if o is None else MARK[o] for o in self.owners)
+        return "".join(NOBODY if o is None else MARK[o] for o in self.owners)
 
     def blocks_of(self, seat: Seat) -> list[int]:
         return [b for b, o in enumerate(self.owners) if o == seat]

@@ -6,6 +6,8 @@ not every highlighted cell is right.
 
 from __future__ import annotations
 
+from numbridge.rules.seats import EMPTY
+
 from .actions import is_int
 from .engine import check_seat
 from .errors import GameOver, IllegalAction, MalformedAction
@@ -33,5 +35,5 @@ def candidates(state: GameState, seat: Seat, digit: int) -> list[tuple[int, int]
     return [
         cell_of(i, size)
         for i, d in enumerate(digits)
-        if d == "." and all(digits[p] != mark for p in peers[i])
+        if d == EMPTY and all(digits[p] != mark for p in peers[i])
     ]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from numbridge.rules.seats import EMPTY, NOBODY
+
 from . import tiles
 from .actions import Exchange, Place, Swap, Take, cell_index, describe
 from .draft import Draft
@@ -32,9 +34,9 @@ def _tile_in_hand(d: Draft, seat: Seat, digit: int, action: Place | Take) -> Non
 def place(d: Draft, seat: Seat, action: Place, now_ms: int, rng: random.Random) -> None:
     i = cell_index(action, d.size)
     r, c = action.cell
-    if d.board.givens[i] != ".":
+    if d.board.givens[i] != EMPTY:
         raise IllegalAction(f"{describe(action)}: cell [{r}, {c}] is a clue")
-    if d.digits[i] != ".":
+    if d.digits[i] != EMPTY:
         raise IllegalAction(f"{describe(action)}: cell [{r}, {c}] is already filled")
     digit = action.digit
     _tile_in_hand(d, seat, digit, action)
@@ -70,9 +72,9 @@ def place(d: Draft, seat: Seat, action: Place, now_ms: int, rng: random.Random) 
 def take(d: Draft, seat: Seat, action: Take, now_ms: int, rng: random.Random) -> None:
     i = cell_index(action, d.size)
     r, c = action.cell
-    if d.board.givens[i] == ".":
+    if d.board.givens[i] == EMPTY:
         raise IllegalAction(f"{describe(action)}: cell [{r}, {c}] is not a clue")
-    if d.owners[i] != ".":
+    if d.owners[i] != NOBODY:
         raise IllegalAction(f"{describe(action)}: the clue at [{r}, {c}] is already taken")
     hand = d.hands[seat]
     price = d.options.take_price

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from numbridge.rules.seats import EMPTY
+
 from .geometry import Layout, parse_layout, validate_layout
 from .seats import BlockKind, Variant, is_block_kind, is_variant
 
@@ -109,7 +111,7 @@ def check_board(layout: Layout, givens: str, solution: str) -> None:
     if not isinstance(givens, str) or len(givens) != cells:
         raise ValueError(f"the givens must be {cells} characters")
     for i, (given, solved) in enumerate(zip(givens, solution, strict=True)):
-        if given not in (".", solved):
+        if given not in (EMPTY, solved):
             raise ValueError(f"given {given!r} at index {i} disagrees with the solution")
     for unit in layout.units():
         if {solution[i] for i in unit} != digits:
@@ -133,7 +135,7 @@ class Board:
 
     def clue_mask(self) -> str:
         """PROTOCOL.md ``clues``: '1' where the cell was a given at the deal, '0' elsewhere."""
-        return "".join("0" if g == "." else "1" for g in self.givens)
+        return "".join("0" if g == EMPTY else "1" for g in self.givens)
 
     def to_dict(self) -> dict[str, Any]:
         return {

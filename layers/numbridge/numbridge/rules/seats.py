@@ -16,8 +16,8 @@ BLOCK_KINDS: tuple[BlockKind, ...] = ("regular", "irregular")
 
 # How a seat is written in board strings (PROTOCOL.md `owners`); '.' is nobody.
 MARK: dict[Seat, str] = {"blue": "b", "red": "r"}
-NOBODY = "."
-EMPTY = "."
+NOBODY = "."  # in ``owners``: a cell nobody holds
+EMPTY = "."  # in ``digits`` and ``givens``: a cell with no digit
 
 
 def other(seat: Seat) -> Seat:

@@ -19,13 +19,16 @@ from .seats import Seat, Status, Variant, is_status, seat_of, seat_or_none
 
 SCHEMA = 1
 
-By = Literal["goal", "resign", "agreement", "time"]
-BY_VALUES: tuple[By, ...] = ("goal", "resign", "agreement", "time")
+By = Literal["goal", "resign", "agreement", "time", "aborted"]
+BY_VALUES: tuple[By, ...] = ("goal", "resign", "agreement", "time", "aborted")
 
 # The record's kinds of entry; the first six end a turn.
 TURN_ACTIONS = frozenset({"place", "take", "exchange", "swap", "timeout", "pass"})
 # "auto_adjourn": RULES.md §7 [decided], four turns in a row lost to the clock.
-RECORD_ACTIONS = TURN_ACTIONS | {"resign", "draw", "time", "adjourn", "auto_adjourn", "resume"}
+# "abort": RULES.md §7 [decided], by a player or when a first move is lost to the clock.
+RECORD_ACTIONS = TURN_ACTIONS | {
+    "resign", "draw", "time", "adjourn", "auto_adjourn", "resume", "abort",
+}
 
 
 def _is_by(value: object) -> TypeGuard[By]:
@@ -141,7 +144,7 @@ class LastMistake:
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended. ``winner`` None only for a draw by agreement."""
+    """How a game ended. ``winner`` None only for a draw by agreement or an abort."""
 
     winner: Seat | None
     by: By

@@ -12,12 +12,14 @@ import bisect
 import random
 from collections.abc import Iterable, Sequence
 
+from numbridge.rules.seats import EMPTY
+
 HAND_SIZE = 3
 
 
 def tiles_for(solution: str, digits: Sequence[str]) -> list[int]:
     """The tiles in play: the solution digits of the empty cells, sorted."""
-    return sorted(int(s) for s, d in zip(solution, digits, strict=True) if d == ".")
+    return sorted(int(s) for s, d in zip(solution, digits, strict=True) if d == EMPTY)
 
 
 def draw(bag: list[int], count: int, rng: random.Random) -> list[int]:

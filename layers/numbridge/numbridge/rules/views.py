@@ -4,7 +4,7 @@ Never in a view or a public event: the solution, the bag's contents, the
 other player's hand. Extra fields beyond PROTOCOL.md: ``last_mistake``
 (public, RULES.md §5), ``resume_requested`` (seats that asked to resume an
 adjourned game), ``block_owners`` (Domains: one of 'b', 'r', '.' per block),
-``moves`` (turns played so far).
+``moves`` (turns played so far), ``abortable`` (either player may still abort).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 from . import clocks
 from .errors import MalformedAction
+from .first_moves import abortable
 from .goals import block_table
 from .pie import pie_cell
 from .seats import SEATS, Seat, is_seat
@@ -116,6 +117,8 @@ def _view(state: GameState, now_ms: int, seat: Seat | None) -> dict[str, Any]:
             "last_mistake": None if state.last_mistake is None else state.last_mistake.to_dict(),
             "resume_requested": [s for s in SEATS if state.side(s).resume],
             "moves": state.turns_played,
+            # RULES.md §7 [decided]: either player may still abort.
+            "abortable": abortable(state.status, state.record),
         }
     )
     view.update(_variant_fields(state, seat))

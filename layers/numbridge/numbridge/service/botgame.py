@@ -17,9 +17,8 @@ from numbridge.protocol import actions as act
 from numbridge.rules.seats import SEATS
 from numbridge.service import botseat, lobby
 from numbridge.service.context import Services
-from numbridge.service.finish import status_writes
 from numbridge.service.observability import count, logger
-from numbridge.service.outcome import Outcome, Timer
+from numbridge.service.outcome import Outcome
 from numbridge.service.views import state_frame
 
 
@@ -38,24 +37,15 @@ def propose(svc: Services, player: str, request: act.Propose) -> Outcome:
         players = seat_players(player, bot, request.colour, svc.rng)
     except ProposalRejected as exc:
         raise ProtocolError("illegal", str(exc)) from exc
-    board = lobby._deal(svc, options)
     now = svc.clock()
-    game_id = lobby.new_game_id(now)
-    state = rules.new_game(game_id, options, board, players, svc.rng, now)
+    dealt = lobby.deal_game(svc, options, players, now)
+    state, game_id, writes = dealt.state, dealt.state.game_id, dealt.writes
     deadline = rules.next_deadline(state)
-    writes = [
-        svc.games.state_put(
-            game_id, state.to_dict(), v=state.v, turn=state.turn,
-            step=state.moves_left_in_pair, status=state.status, players=players,
-            deadline_ms=deadline, expected=None,
-        ),
-        *status_writes(svc, None, state, now),
-    ]
     count("BotGames")
     logger.info("dealt against a bot", extra={"game": game_id, "players": players})
     pushes = [(players[seat], [state_frame(state, seat, now)]) for seat in SEATS
               if players[seat] == player]
-    timers = [] if deadline is None else [Timer(game_id, state.v, deadline)]
+    timers = list(dealt.timers)
     bots = botseat.owing(state)
     timers += botseat.watchdogs(bots, deadline, now)
     return Outcome([ack_frame(request.id)], pushes, writes, timers, bots)

@@ -26,6 +26,7 @@ from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.games import Games
 from numbridge.store.port import Store
 from numbridge.store.receipts import Receipts
+from numbridge.store.rematches import Rematches
 
 if TYPE_CHECKING:
     from numbridge.auth import TokenKeys
@@ -80,6 +81,10 @@ class Services:
     @cached_property
     def receipts(self) -> Receipts:
         return Receipts(self.store)
+
+    @cached_property
+    def rematches(self) -> Rematches:
+        return Rematches(self.store)
 
     @cached_property
     def notifier(self) -> Notifier:

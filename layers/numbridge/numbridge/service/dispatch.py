@@ -14,7 +14,7 @@ from typing import Any
 
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import actions as act
-from numbridge.service import botgame, lobby, play
+from numbridge.service import botgame, lobby, play, rematch
 from numbridge.service.commit import Once, digest, refused, settle
 from numbridge.service.context import Services
 from numbridge.service.inbound import message_parts
@@ -29,10 +29,12 @@ USE_CASES: dict[type[act.Request], UseCase] = {
     act.Record: lobby.record, act.Leaderboard: lobby.leaderboard,
     act.Sync: play.sync, act.Candidates: play.candidates,
     **{kind: play.play for kind in act.MOVE_ACTIONS},
+    act.OfferRematch: rematch.offer_rematch, act.AcceptRematch: rematch.accept_rematch,
+    act.DeclineRematch: rematch.decline_rematch,
 }
 # Requests that change something: applied at most once per (player, id).
 MUTATING: frozenset[type[act.Request]] = frozenset(
-    {act.Propose, act.Withdraw, act.Accept, *act.MOVE_ACTIONS}
+    {act.Propose, act.Withdraw, act.Accept, *act.MOVE_ACTIONS, *act.REMATCH_ACTIONS}
 )
 
 

@@ -1,6 +1,7 @@
 """Writes that go with a change of a game's status, in the same transaction:
 each player's ``games`` line, and when it finishes the archive record and the
-rating updates (a draw by agreement included; an adjourned game is not finished).
+rating updates (a draw by agreement included; an adjourned game is not finished;
+an aborted game is never rated, RULES.md §7 [decided]).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.views import summary
 from numbridge.store.club import Archive, PlayerGames, Ratings
+from numbridge.store.live import LiveGames
 from numbridge.store.port import Write
 
 
@@ -24,14 +26,32 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
     writes: list[Write] = []
     if after.status == "finished":
         writes.append(Archive.put_write(after.game_id, rules.archive_record(after)))
-        if after.options.rated:
+        if aborted(after):
+            for seat in SEATS:
+                extras[seat]["rated"] = False
+        elif after.options.rated:
             writes += _rating_writes(svc, after, extras)
     writes += [
         PlayerGames.put_write(after.players[seat], after.game_id,
                               summary(after, seat, now_ms, **extras[seat]))
         for seat in SEATS
     ]
-    return writes
+    return writes + _live_writes(before, after)
+
+
+def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:
+    """Each player's list of games in progress (whom presence frames go to)."""
+    players = after.players
+    if after.status == "finished":
+        return [LiveGames.delete_write(players[seat], after.game_id) for seat in SEATS]
+    if before is None:
+        return [LiveGames.put_write(players[seat], after.game_id, seat,
+                                    players[rules.other(seat)]) for seat in SEATS]
+    return []
+
+
+def aborted(state: rules.GameState) -> bool:
+    return state.outcome is not None and state.outcome.by == "aborted"
 
 
 def _score_blue(result: dict[str, Any] | None) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from numbridge import rules
@@ -19,8 +20,10 @@ from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
 from numbridge.service.observability import MetricUnit, count, logger, measure
 from numbridge.service.outcome import Outcome, Timer
+from numbridge.service.presence import online
 from numbridge.service.views import state_frame
 from numbridge.store.club import PROPOSALS_PER_PLAYER, Proposals, StoredProposal, lapsed
+from numbridge.store.port import Write
 
 
 def rooms(svc: Services, player: str, request: act.Rooms) -> Outcome:
@@ -106,25 +109,43 @@ def accept(svc: Services, player: str, request: act.Accept) -> Outcome:
         players = seat_players(proposal["by"], player, proposal["colour"], svc.rng)
     except ProposalRejected as exc:
         raise ProtocolError("illegal", str(exc)) from exc
-    board = _deal(svc, options)
     now = svc.clock()
-    game_id = new_game_id(now)
-    state = rules.new_game(game_id, options, board, players, svc.rng, now)
+    dealt = deal_game(svc, options, players, now)
+    state = dealt.state
+    count("Deals")
+    logger.info("dealt", extra={"game": state.game_id, "players": players})
+    here = online(svc, players)
+    pushes = [(players[seat], [state_frame(state, seat, now, online=here)]) for seat in SEATS]
+    return Outcome([ack_frame(request.id)], pushes,
+                   [*svc.proposals.remove_writes(stored), *dealt.writes], dealt.timers)
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A new game, and the writes and timer that start it."""
+
+    state: rules.GameState
+    writes: list[Write]
+    timers: list[Timer]
+
+
+def deal_game(svc: Services, options: rules.GameOptions, players: dict[rules.Seat, str],
+              now_ms: int) -> Dealt:
+    """Deal a board and seat the players: every new game starts here (a proposal
+    accepted, a rematch, a game against the bot)."""
+    board = _deal(svc, options)
+    state = rules.new_game(new_game_id(now_ms), options, board, players, svc.rng, now_ms)
     deadline = rules.next_deadline(state)
     writes = [
-        *svc.proposals.remove_writes(stored),
         svc.games.state_put(
-            game_id, state.to_dict(), v=state.v, turn=state.turn,
+            state.game_id, state.to_dict(), v=state.v, turn=state.turn,
             step=state.moves_left_in_pair, status=state.status, players=players,
             deadline_ms=deadline, expected=None,
         ),
-        *status_writes(svc, None, state, now),
+        *status_writes(svc, None, state, now_ms),
     ]
-    count("Deals")
-    logger.info("dealt", extra={"game": game_id, "players": players})
-    pushes = [(players[seat], [state_frame(state, seat, now)]) for seat in SEATS]
-    timers = [] if deadline is None else [Timer(game_id, state.v, deadline)]
-    return Outcome([ack_frame(request.id)], pushes, writes, timers)
+    timers = [] if deadline is None else [Timer(state.game_id, state.v, deadline)]
+    return Dealt(state, writes, timers)
 
 
 def _deal(svc: Services, options: rules.GameOptions) -> rules.Board:

@@ -20,6 +20,7 @@ from numbridge.service.context import Services
 from numbridge.service.finish import status_writes
 from numbridge.service.observability import count
 from numbridge.service.outcome import Outcome, Timer
+from numbridge.service.presence import online
 from numbridge.service.views import event_frame, for_viewer, state_frame
 from numbridge.store.games import GameRow
 
@@ -38,6 +39,7 @@ def to_rules_action(request: act.Request) -> rules.Action:
         act.OfferDraw: rules.OfferDraw, act.AcceptDraw: rules.AcceptDraw,
         act.DeclineDraw: rules.DeclineDraw, act.OfferAdjourn: rules.OfferAdjourn,
         act.AcceptAdjourn: rules.AcceptAdjourn, act.Resume: rules.Resume,
+        act.Abort: rules.Abort,
     }
     return simple[type(request)]()
 
@@ -147,7 +149,7 @@ def sync(svc: Services, player: str, request: act.Sync) -> Outcome:
             state = change.state
     known = request.v
     if known is None or known > state.v or state.v - known > MAX_SYNC_EVENTS:
-        replies = [state_frame(state, seat, now, request.id)]
+        replies = [state_frame(state, seat, now, request.id, online(svc, state.players))]
     else:
         # Up to the stored version; the events just applied follow as pushes.
         missed = svc.games.events_after(request.game, known)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from numbridge.auth import AuthUnavailable, InvalidToken, verify_player
 from numbridge.service.observability import logger
+from numbridge.service.presence import announce
 
 if TYPE_CHECKING:
     from numbridge.service.context import Services
@@ -38,6 +39,7 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     svc.connections.add(connection_id, player, svc.clock())
     logger.append_keys(player=player)
     logger.info("connected", extra={"connection": connection_id})
+    _announce_if(svc, player, True, lambda: svc.connections.of_player(player) == [connection_id])
     return {"statusCode": 200}
 
 
@@ -45,4 +47,16 @@ def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     player = svc.connections.remove(_connection_id(event))
     code = (event.get("requestContext") or {}).get("disconnectStatusCode")
     logger.info("disconnected", extra={"player": player, "code": code})
+    if player is not None:
+        _announce_if(svc, player, False, lambda: not svc.connections.of_player(player))
     return {"statusCode": 200}
+
+
+def _announce_if(svc: Services, player: str, online: bool, first_or_last: Any) -> None:
+    """Tell the opponents when the first device opens or the last closes. Presence is a
+    courtesy: if it fails, the connection change stands (views carry ``online`` too)."""
+    try:
+        if first_or_last():
+            announce(svc, player, online)
+    except Exception:
+        logger.exception("presence not announced", extra={"player": player})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from numbridge import rules
@@ -24,12 +25,20 @@ def for_viewer(event: StoredEvent, seat: str | None) -> dict[str, Any]:
 
 
 def state_frame(state: rules.GameState, seat: rules.Seat, now_ms: int,
-                request_id: str | None = None) -> dict[str, Any]:
+                request_id: str | None = None,
+                online: Mapping[str, bool] | None = None) -> dict[str, Any]:
     view = rules.player_view(state, seat, now_ms)
+    add_presence(view, online)
     frame: dict[str, Any] = {"type": "state", "game": state.game_id, "v": state.v, "view": view}
     if request_id is not None:
         frame["id"] = request_id
     return frame
+
+
+def add_presence(view: dict[str, Any], online: Mapping[str, bool] | None) -> None:
+    """``players.SEAT.online``: the service's knowledge (connections), not the rules'."""
+    for seat, is_online in (online or {}).items():
+        view["players"][seat]["online"] = is_online
 
 
 def summary(state: rules.GameState, seat: rules.Seat, now_ms: int,

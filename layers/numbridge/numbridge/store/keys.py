@@ -5,9 +5,11 @@
 | game state | ``GAME#g`` | ``STATE`` | ``DEADLINE#n`` / deadline (while a deadline runs) |
 | game event | ``GAME#g`` | ``EV#000000017`` | |
 | archive record | ``GAME#g`` | ``RECORD`` | |
+| rematch offer | ``GAME#g`` | ``REMATCH`` | |
 | proposal | ``PROPOSAL#p`` | ``PROPOSAL`` | ``ROOM#r`` / created#p |
 | a player's proposal slot | ``PLAYER#a`` | ``SLOT#0`` … ``SLOT#4`` | |
 | a player's game | ``PLAYER#a`` | ``GAME#g`` | |
+| a player's game in progress | ``PLAYER#a`` | ``LIVE#g`` | |
 | rating | ``PLAYER#a`` | ``RATING#variant`` | ``LEADERBOARD#variant`` / rank#name |
 | connection | ``CONN#c`` | ``CONN`` | |
 | a player's connection | ``PLAYER#a`` | ``CONN#c`` | |
@@ -24,6 +26,7 @@ import zlib
 
 STATE = "STATE"
 RECORD = "RECORD"
+REMATCH = "REMATCH"
 PROPOSAL = "PROPOSAL"
 CONN = "CONN"
 EVENT_PREFIX = "EV#"
@@ -77,6 +80,11 @@ def proposal_order(created_ms: int, proposal_id: str) -> str:
 
 
 SLOT_PREFIX = "SLOT#"
+LIVE_PREFIX = "LIVE#"
+
+
+def player_live_game(game_id: str) -> str:
+    return f"{LIVE_PREFIX}{game_id}"
 
 
 def proposal_slot(n: int) -> str:

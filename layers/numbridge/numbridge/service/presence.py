@@ -1,0 +1,47 @@
+"""Presence: whether a player has a connection open, told to their opponents.
+
+When a player's first connection opens or their last one closes, each opponent
+in a game in progress gets ``{"type": "presence", "game", "seat", "online"}``
+(a pushed frame with no ``v``: not an event of the game). Plain dicts and the
+store only: $connect and $disconnect import neither pydantic, the protocol nor
+the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from numbridge.service.observability import logger
+from numbridge.store.live import LiveGames
+
+if TYPE_CHECKING:
+    from numbridge.service.context import Services
+
+
+def online(svc: Services, players: Mapping[Any, str]) -> dict[str, bool]:
+    """Seat → whether that player has a connection open now."""
+    return {seat: bool(svc.connections.of_player(name)) for seat, name in players.items()}
+
+
+def announce(svc: Services, player: str, is_online: bool) -> None:
+    """Tell the opponents in each of ``player``'s games in progress. Best effort: a
+    failure here must not refuse a connection, nor fail a disconnect."""
+    try:
+        for live in LiveGames(svc.store).of_player(player):
+            frame = presence_frame(live.game, live.seat, is_online)
+            svc.notifier.to_player(live.opponent, [frame])
+            for connection_id in watchers_of(svc, live.game):
+                svc.notifier.post(connection_id, [frame])
+    except Exception:
+        logger.exception("presence not announced", extra={"player": player})
+
+
+def watchers_of(svc: Services, game_id: str) -> Iterable[str]:
+    """The connections watching a game. None yet: spectators (watch items) will be
+    read here, so that watchers hear presence too."""
+    return ()
+
+
+def presence_frame(game_id: str, seat: str, is_online: bool) -> dict[str, Any]:
+    return {"type": "presence", "game": game_id, "seat": seat, "online": is_online}
