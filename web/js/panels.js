@@ -266,11 +266,11 @@ function recordLabel(move) {
 }
 
 const REPLAY_BUTTONS = [
-  ['first', '⏮', 'the deal (before the first move)'],
+  ['first', '|◀', 'the deal (before the first move)'],
   ['back', '◀', 'one move back'],
-  ['play', '▶', 'play the game move by move'],
-  ['forward', '▶︎|', 'one move forward'],
-  ['last', '⏭', 'the end of the game, with the solution'],
+  ['play', 'Play', 'play the game move by move'],
+  ['forward', '▶', 'one move forward'],
+  ['last', '▶|', 'the end of the game, with the solution'],
 ];
 
 /**
@@ -298,7 +298,7 @@ function renderRecord({ game, ui, replay }) {
   for (const [name] of REPLAY_BUTTONS) {
     const node = holder.querySelector(`#replay-${name}`);
     if (name === 'play') {
-      node.textContent = ui.playing ? '⏸' : '▶';
+      node.textContent = ui.playing ? 'Pause' : 'Play';
       node.title = ui.playing ? 'pause' : 'play the game move by move';
       node.classList.toggle('playing', Boolean(ui.playing));
       node.disabled = n === 0;
@@ -343,7 +343,7 @@ function buildRecord(holder, record, replay) {
     h('h3', {}, 'Replay'),
     h('p', { class: 'small muted' },
       `${players.blue || 'blue'} (blue) vs ${players.red || 'red'} (red) · ${variantName(options.variant)}, `,
-      `${options.blocks} blocks, ${options.clues} clues · ${plural(n, 'entry')} in the record`),
+      `${options.blocks} blocks, ${options.clues} clues · ${n} ${n === 1 ? 'entry' : 'entries'} in the record`),
     h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'replay' },
       REPLAY_BUTTONS.map(([name, label, title]) => h('button', {
         type: 'button', id: `replay-${name}`, class: `replay-${name}`, title, 'aria-label': title, onclick: actions[name],
