@@ -5,6 +5,7 @@
  * spectators) stay hidden until the view carries their data (reducer.js `features`). */
 
 import { $, fill, h } from './dom.js';
+import { blockSummary } from './geometry.js';
 import { SEATS, cellText, fmtClock, other, plural, resultText, variantName } from './format.js';
 import { clockNow, features, isSpectator, secondOfPair } from './reducer.js';
 import { clampStep, lastStep, movesOf, moveText, positionAt } from './replay.js';
@@ -304,7 +305,11 @@ function renderRecord({ game, ui, replay }) {
       node.disabled = n === 0;
     } else node.disabled = (name === 'first' || name === 'back') ? k === 0 : k === n;
   }
-  const mistakes = `mistakes ${players.blue || 'blue'} ${position.mistakes.blue} · ${players.red || 'red'} ${position.mistakes.red}`;
+  let mistakes = `mistakes ${players.blue || 'blue'} ${position.mistakes.blue} · ${players.red || 'red'} ${position.mistakes.red}`;
+  if (record.options?.variant === 'domains') {
+    const table = blockSummary(record.size, record.layout, position.owners).table;
+    mistakes += ` · blocks ${table.blue}–${table.red}, ${table.undecided} undecided`;
+  }
   const where = k === 0 ? 'The deal: the givens, nobody owns a cell.'
     : `Move ${k} of ${n}: ${moveText(position.move, players)}.`;
   const empty = [...position.digits].filter((d) => d === '.').length;
