@@ -11,6 +11,10 @@ reducer must reach by applying the events before them.
 
     PYTHONPATH=layers/numbridge .venv/bin/python tools/capture_web_fixtures.py
 
+With ``--records`` it writes only ``web/test/fixtures/records/*.json`` instead: the
+archive ``record`` of whole games in each variant (one of them against the backend's
+easy bot), for the replay tests (web/js/replay.js).
+
 Deterministic in its choices (seeded), not in its boards: the server deals them.
 """
 
@@ -101,6 +105,14 @@ class Recording(Player):
             self._answers[str(frame["id"])] = frame
         else:
             self.pushed.append(frame)
+
+    def request(self, action: str, timeout: float = 30.0, **fields: Any) -> Frame:
+        """As Player's, waiting and asking again when the server says `rate_limited`."""
+        while True:
+            answer = super().request(action, timeout, **fields)
+            if answer.get("code") != "rate_limited":
+                return answer
+            time.sleep(answer.get("retry_after_ms", 50) / 1000 + 0.05)
 
     def reconnect(self, server: LocalServer) -> None:
         url = f"{server.ws_url}?token={server.token(self.name)}"
@@ -330,13 +342,90 @@ def abandoned(server: LocalServer) -> None:
     bob.ws.close()
 
 
+class BotMatch(Match):
+    """Ana (blue) against the backend's bot seat: ``propose`` with ``bot``."""
+
+    def __init__(self, ana: Recording, room: str, seed: int, level: str,
+                 variant_options: dict[str, Any] | None = None) -> None:
+        self.ana = ana
+        self.rng = random.Random(seed)
+        answer = ana.request("propose", room=room, colour="blue", bot=level,
+                             **(variant_options or {}))
+        assert answer["type"] == "ack", answer
+        dealt = ana.expect(lambda f: f["type"] == "state", timeout=60)
+        self.game = dealt["game"]
+        view = dealt["view"]
+        self.size = view["size"]
+        self.solution = solve(view["digits"], view["blocks"], self.size)
+        self.views = {"blue": ana.snapshot(self.game)["view"]}
+
+    def refresh(self) -> None:
+        self.views["blue"] = self.ana.snapshot(self.game)["view"]
+
+    def play(self, turns: int = 400, ending: str = "goal") -> None:
+        deadline = time.monotonic() + 300
+        while self.view["status"] == "playing":
+            assert time.monotonic() < deadline, "the bot game did not end"
+            if self.view["turn"] == "blue":
+                self.move(0)
+            else:
+                time.sleep(0.2)
+                self.refresh()
+
+
+def archive(player: Recording, game: str) -> Frame:
+    """The game's archive record (it may lag the `finished` event by a moment)."""
+    for _ in range(40):
+        answer = player.request("record", game=game)
+        if answer["type"] == "record":
+            return dict(answer["record"])
+        time.sleep(0.25)
+    raise AssertionError(f"no record of {game}: {answer}")
+
+
+def records(server: LocalServer) -> None:
+    """Finished games' records, for the replay tests."""
+    out = OUT / "records"
+    out.mkdir(parents=True, exist_ok=True)
+    plays = [
+        ("bridge", "bridge", 31, "goal", {"blocks": "regular"}),
+        ("blitz", "blitz", 32, "goal", {"blocks": "irregular"}),
+        ("domains", "domains", 33, "goal", {"blocks": "irregular", "clues": 26}),
+        ("bridge-resign", "bridge", 34, "resign", {"blocks": "irregular"}),
+    ]
+    for name, room, seed, ending, options in plays:
+        ana, bob = fresh_pair(server)
+        match = Match(ana, bob, room, seed, options)
+        match.play(ending=ending)
+        save_record(out / f"{name}.json", archive(ana, match.game))
+        ana.ws.close()
+        bob.ws.close()
+    ana = Recording("ana", server)
+    match = BotMatch(ana, "blitz", 35, "easy", {"blocks": "regular"})
+    match.play()
+    save_record(out / "blitz-bot.json", archive(ana, match.game))
+    ana.ws.close()
+
+
+def save_record(path: Path, data: Frame) -> None:
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    print(f"{path.relative_to(REPO)}: {len(data['moves'])} moves, {data['result']}")
+
+
 def main() -> None:
+    only_records = "--records" in sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
         rooms = Path(tmp) / "rooms.yaml"
         rooms.write_text(QUICK_ROOMS)
-        server = LocalServer(Path(tmp) / "data", Path(tmp), env={"ROOMS_CONFIG": str(rooms)})
+        env = {"ROOMS_CONFIG": str(rooms)}
+        if only_records:
+            env["BOT_DELAY_MS"] = "0"
+        server = LocalServer(Path(tmp) / "data", Path(tmp), env=env)
         server.start()
         try:
+            if only_records:
+                records(server)
+                return
             whole_games(server)
             abandoned(server)
             lost_on_time_while_stopped(server)

@@ -5,8 +5,9 @@ name): ana proposes, bob accepts, both see the board; hovering a cell lights
 its three zones; ana places a tile (a candidate cell: right or a mistake) and
 both boards show what happened. Another test drops ana's socket while bob
 moves and checks that she catches up by ``sync``; another signs in by name,
-is remembered, changes name, and pastes a token. Screenshots:
-tests/web/artifacts/.
+is remembered, changes name, and pastes a token; another plays the easy bot
+in Blitz to the end by clicking (a mistake first, to see its red mark), then
+replays that game from the archive. Screenshots: tests/web/artifacts/.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from client import solve
 from e2e_server import LocalServer
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[web]'")
@@ -351,3 +353,159 @@ def test_sign_in_by_name_is_remembered_and_can_change(browser: Any, server: Loca
         assert carol.problems == [], carol.problems
     finally:
         carol.close()
+
+
+def board_now(player: Page) -> list[dict[str, str]]:
+    """Every cell as the page shows it: index, digit, block, owner, clue."""
+    return player.page.eval_on_selector_all(
+        "#board g.cell",
+        "cells => cells.map(g => ({index: g.dataset.index, digit: g.dataset.digit,"
+        " block: g.dataset.block, owner: g.dataset.owner, clue: g.dataset.clue}))",
+    )
+
+
+def version(player: Page) -> int:
+    return int(player.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
+
+
+def my_move_or_end(player: Page) -> str | None:
+    if player.page.locator("#result:not([hidden])").count():
+        return "end"
+    if player.page.locator("#status-line.mine").count():
+        return "mine"
+    return None
+
+
+def play_one_turn(player: Page, solution: str, wrong: bool) -> str:
+    """One turn by clicking: a tile onto its cell (solved from the givens shown), or, with
+    `wrong`, onto a cell where it does not go; with an empty hand a free clue or an exchange."""
+    page = player.page
+    cells = board_now(player)
+    tiles = page.locator("#hand button.tile")
+    hand = [int(tiles.nth(k).get_attribute("data-digit")) for k in range(tiles.count())]
+    empty = [int(c["index"]) for c in cells if c["digit"] == "" and c["clue"] == "0"]
+    size = 6
+    if hand:
+        choices = [(k, d, i) for k, d in enumerate(hand) for i in empty
+                   if (solution[i] != str(d)) == wrong]
+        k, _digit, index = choices[0]
+        tile = tiles.nth(k)
+        if "selected" not in (tile.get_attribute("class") or ""):
+            tile.click()
+        player.cell(index // size, index % size).click()
+        return "mistake" if wrong else "place"
+    free = [int(c["index"]) for c in cells if c["clue"] == "1" and c["owner"] == ""]
+    if free:
+        player.cell(free[0] // size, free[0] % size).click()
+        page.click("#actions button.take")
+        return "take"
+    page.click("#actions button.exchange")
+    return "exchange"
+
+
+def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer) -> None:
+    fay = Page(browser, "fay")
+    try:
+        page = fay.page
+        sign_in_by_name(fay, server, "fay")
+        page.wait_for_selector("#b-room option[value=blitz]", state="attached")
+        page.select_option("#b-level", "easy")
+        page.select_option("#b-room", "blitz")
+        page.select_option("#b-blocks", "regular")
+        page.select_option("#b-colour", "blue")
+        page.click("#play-bot")
+        # The game opens by itself when its state comes: a 6x6 board against bot-easy.
+        page.wait_for_selector("#board svg g.cell", timeout=60_000)
+        assert page.locator("#board svg g.cell").count() == 36
+        assert "bot-easy" in page.locator("#players").inner_text()
+        assert "rated" not in page.locator("#game-title").inner_text()
+        dealt = board_now(fay)
+        digits = "".join(c["digit"] or "." for c in dealt)
+        solution = solve(digits, "".join(c["block"] for c in dealt), 6)
+
+        mistakes = 0
+        moves = 0
+        for _ in range(80):
+            state = eventually(lambda: my_move_or_end(fay), "my move or the end", 40)
+            if state == "end":
+                break
+            before = version(fay)
+            did = play_one_turn(fay, solution, wrong=mistakes == 0)
+            moves += 1
+            if did == "mistake":
+                # The red mark with the wrong digit, for a moment; the counter beside the board.
+                page.wait_for_selector("#board g.flash", timeout=5000)
+                fay.shot("bot-mistake")
+                page.wait_for_selector("#players .player.blue .mistakes.some")
+                mistakes += 1
+            eventually(lambda b=before: version(fay) > b, "the move applied")
+        else:
+            raise AssertionError("the bot game did not end")
+        assert mistakes == 1 and moves > 1
+        page.wait_for_selector("#result:not([hidden])")
+        result = page.locator("#result").inner_text()
+        assert "sides connected" in result, result
+        final = board_now(fay)
+        fay.shot("bot-finished")
+
+        # The archive: a fresh page shows no game; My games lists it; Replay opens its record.
+        page.evaluate("sessionStorage.clear()")
+        page.reload()
+        fay.wait_connected()
+        page.wait_for_selector("#no-game:not([hidden])")
+        row = page.locator("#games li.game-row[data-status=finished]").first
+        row.wait_for()
+        assert "bot-easy" in row.inner_text()
+        row.locator("button.open").click()
+        page.wait_for_selector("#record:not([hidden]) #replay-slider")
+        record = page.locator("#record")
+        last = int(page.locator("#replay-slider").get_attribute("max"))
+        assert last >= moves * 2 - 1
+        # It opens at the end: the final board, and the solution in the empty cells.
+        assert record.get_attribute("data-end") == "1"
+        assert [(c["digit"], c["owner"]) for c in board_now(fay)] == [
+            (c["digit"], c["owner"]) for c in final]
+        unsolved = [c for c in final if c["digit"] == ""]
+        assert page.locator("#board text.solution").count() == len(unsolved)
+        assert "solution is shown" in page.locator("#replay-end").inner_text() or not unsolved
+
+        # Back to the deal: the givens, nobody owns a cell, no solution shown.
+        page.click("#replay-first")
+        eventually(lambda: record.get_attribute("data-step") == "0", "step 0")
+        assert [c["digit"] for c in board_now(fay)] == [c["digit"] for c in dealt]
+        assert all(c["owner"] == "" for c in board_now(fay))
+        assert page.locator("#board text.solution").count() == 0
+        # One step forward: ana's first move was the mistake — its red mark, the cell empty.
+        page.click("#replay-forward")
+        eventually(lambda: record.get_attribute("data-step") == "1", "step 1")
+        page.wait_for_selector("#board g.flash.still")
+        assert "mistake" in page.locator("#replay-where").inner_text()
+        assert page.locator("table.moves tr.current").get_attribute("data-step") == "1"
+        # Jump from the moves list, and with the slider.
+        page.locator("table.moves tbody tr[data-step='3']").click()
+        eventually(lambda: record.get_attribute("data-step") == "3", "step 3")
+        page.locator("#replay-slider").evaluate(
+            "(node, k) => { node.value = k; node.dispatchEvent(new Event('input')); }", last // 2)
+        eventually(lambda: record.get_attribute("data-step") == str(last // 2), "the slider's step")
+        owned = sum(1 for c in board_now(fay) if c["owner"])
+        assert 0 < owned <= sum(1 for c in final if c["owner"])
+        fay.shot("replay-middle")
+        page.click("#replay-back")
+        eventually(lambda: record.get_attribute("data-step") == str(last // 2 - 1), "one back")
+        # Play: it steps on by itself; pause stops it.
+        page.click("#replay-play")
+        eventually(lambda: int(record.get_attribute("data-step")) >= last // 2 + 1, "playing")
+        page.click("#replay-play")
+        stopped = record.get_attribute("data-step")
+        time.sleep(1.0)
+        assert record.get_attribute("data-step") == stopped
+        # Step to the end: the solution again.
+        for _ in range(last - int(stopped)):
+            page.click("#replay-forward")
+        eventually(lambda: record.get_attribute("data-end") == "1", "the end")
+        assert page.locator("#replay-forward").is_disabled()
+        assert page.locator("#board text.solution").count() == len(unsolved)
+        fay.shot("replay-end")
+        assert fay.problems == [], fay.problems
+    finally:
+        fay.close()

@@ -23,7 +23,8 @@ const fixed = (n) => n.toFixed(2);
  * @property {Set<number>|null} candidates  cells highlighted for that digit
  * @property {number|null} clue   the selected clue cell
  * @property {string|null} solution  shown under empty cells (a finished game's record)
- * @property {Array} flashes      mistakes still showing: {index, digit, at}
+ * @property {Array} flashes      mistakes still showing: {index, digit, at, still?} (still: no fading, a replay's)
+ * @property {number|null} [last]  a replay's cell of the move just shown
  * @property {number|null} hover  the cell whose zones are lit
  * @property {number|null} focus  the cell that takes the keyboard focus
  */
@@ -86,6 +87,7 @@ function drawBoard(model) {
       if (empty) classes.push('empty');
       if (candidates && candidates.has(i)) classes.push('cand');
       if (model.clue === i) classes.push('sel');
+      if (model.last === i) classes.push('last');
       if (myTurn && ((empty && model.digit !== null) || (isClue && owner === '.'))) classes.push('playable');
       const whose = owner === 'b' ? 'blue' : owner === 'r' ? 'red' : null;
       const title = `(${r},${c})${isClue ? ' clue' : ''}${shown !== '.' ? ` ${shown}` : ''}${
@@ -97,7 +99,7 @@ function drawBoard(model) {
         role: 'button',
         'aria-label': title,
         dataset: {
-          index: i, r, c, digit: shown === '.' ? '' : shown, owner: owner === '.' ? '' : owner,
+          index: i, r, c, block: view.blocks[i], digit: shown === '.' ? '' : shown, owner: owner === '.' ? '' : owner,
           clue: isClue ? '1' : '0', candidate: candidates && candidates.has(i) ? '1' : '0',
         },
       }, s('title', {}, title), s('polygon', { points: pts(hex) }));
@@ -129,10 +131,10 @@ function drawBoard(model) {
   for (const flash of model.flashes || []) {
     const [r, c] = cellOf(flash.index, n);
     const [x, y] = centre(r, c);
-    const mark = s('g', { class: 'flash', dataset: { index: flash.index } },
+    const mark = s('g', { class: `flash${flash.still ? ' still' : ''}`, dataset: { index: flash.index } },
       s('polygon', { points: pts(hexagon(x, y, R - 1)) }),
       s('text', { class: 'digit', x: fixed(x), y: fixed(y + 1) }, String(flash.digit)));
-    mark.style.animationDelay = `${-(now - flash.at)}ms`;
+    if (!flash.still) mark.style.animationDelay = `${-(now - flash.at)}ms`;
     overlay.append(mark);
   }
 

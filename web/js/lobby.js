@@ -19,20 +19,28 @@ export class Lobby {
     this.rooms = [];
     this.proposals = [];
     this.games = [];
+    this.gamesNext = null; // the `next` cursor of the last page of `games` shown
+    this.gamesPages = 0;
     this.live = null; // null: the server has not said it lists live games
   }
 
   reset() {
     this.proposals = [];
     this.games = [];
+    this.gamesNext = null;
+    this.gamesPages = 0;
     this.live = null;
     this.render();
   }
 
   attach() {
     $('#propose-form').addEventListener('submit', (event) => this.propose(event));
-    $('#p-room').addEventListener('change', () => this.fillProposeForm());
-    $('#p-variant').addEventListener('change', () => this.fillProposeForm());
+    $('#bot-form').addEventListener('submit', (event) => this.playBot(event));
+    for (const prefix of ['p', 'b']) {
+      $(`#${prefix}-room`).addEventListener('change', () => this.fillForm(prefix));
+      $(`#${prefix}-variant`).addEventListener('change', () => this.fillForm(prefix));
+    }
+    $('#more-games').addEventListener('click', () => this.moreGames());
     $('#refresh-proposals').addEventListener('click', () => this.page.request('proposals', {}, null));
     $('#refresh-games').addEventListener('click', () => this.page.request('games', {}, null));
     $('#refresh-live').addEventListener('click', () => this.askLive());
@@ -51,8 +59,8 @@ export class Lobby {
     this.page.request('live', {}, null, true);
   }
 
-  /** A lobby answer; true if it was one. */
-  onAnswer(frame) {
+  /** A lobby answer (`pending`: the request it answers); true if it was one. */
+  onAnswer(frame, pending) {
     switch (frame.type) {
       case 'rooms':
         this.rooms = Array.isArray(frame.rooms) ? frame.rooms : [];
@@ -70,8 +78,7 @@ export class Lobby {
         }
         return true;
       case 'games':
-        this.games = Array.isArray(frame.games) ? frame.games : [];
-        this.renderGames();
+        this.onGames(frame, pending);
         return true;
       case 'live':
         this.live = Array.isArray(frame.games) ? frame.games : [];
@@ -80,6 +87,38 @@ export class Lobby {
       default:
         return false;
     }
+  }
+
+  /**
+   * A page of `games` (newest first). The first page replaces what it holds; rows of
+   * further pages already shown stay (and so does the cursor past them), so that the
+   * refreshes after each game do not fold the archive back to one page.
+   */
+  onGames(frame, pending) {
+    const rows = Array.isArray(frame.games) ? frame.games.filter((row) => row && typeof row.game === 'string') : [];
+    const next = typeof frame.next === 'string' ? frame.next : null;
+    const further = Boolean(pending && pending.frame && pending.frame.after);
+    if (further) {
+      const known = new Set(this.games.map((row) => row.game));
+      this.games = [...this.games, ...rows.filter((row) => !known.has(row.game))];
+      this.gamesNext = next;
+      this.gamesPages += 1;
+    } else if (this.gamesPages > 1) {
+      const fresh = new Set(rows.map((row) => row.game));
+      this.games = [...rows, ...this.games.filter((row) => !fresh.has(row.game))];
+    } else {
+      this.games = rows;
+      this.gamesNext = next;
+      this.gamesPages = 1;
+    }
+    this.renderGames();
+  }
+
+  moreGames() {
+    if (!this.gamesNext) return;
+    const button = $('#more-games');
+    button.disabled = true;
+    this.page.request('games', { after: this.gamesNext }, () => { button.disabled = false; });
   }
 
   summary(gid) {
@@ -130,34 +169,45 @@ export class Lobby {
     fill(select, ...this.rooms.map((room) => h('option', { value: room.id }, room.title || room.id)));
     if (chosen && this.roomById(chosen)) select.value = chosen;
     this.fillProposeForm();
+    const botRoom = $('#b-room');
+    const botChosen = botRoom.value;
+    fill(botRoom, ...this.rooms.map((room) => h('option', { value: room.id }, room.title || room.id)));
+    if (botChosen && this.roomById(botChosen)) botRoom.value = botChosen;
+    this.fillForm('b');
   }
 
   fillProposeForm() {
-    const room = this.roomById($('#p-room').value);
+    this.fillForm('p');
+  }
+
+  /** The proposal form (`p`) or the bot form (`b`) for the room chosen in it. */
+  fillForm(prefix) {
+    const $f = (name) => $(`#${prefix}-${name}`);
+    const room = this.roomById($f('room').value);
     if (!room) return;
     const variants = room.variants || [room.variant];
-    const variantSelect = $('#p-variant');
+    const variantSelect = $f('variant');
     const chosenVariant = variantSelect.value;
     fill(variantSelect, ...variants.map((v) => h('option', { value: v }, variantName(v))));
     if (variants.includes(chosenVariant)) variantSelect.value = chosenVariant;
-    $('#p-variant-label').hidden = variants.length < 2;
+    $f('variant-label').hidden = variants.length < 2;
     const variant = variantSelect.value || variants[0];
     const settings = Lobby.settings(room, variant);
-    const blocks = $('#p-blocks');
+    const blocks = $f('blocks');
     const chosenBlocks = blocks.value;
     fill(blocks, ...(room.blocks || ['regular']).map((b) => h('option', { value: b }, b)));
     if ((room.blocks || []).includes(chosenBlocks)) blocks.value = chosenBlocks;
-    const clues = $('#p-clues');
+    const clues = $f('clues');
     if (settings.clues) {
       clues.min = settings.clues.min;
       clues.max = settings.clues.max;
       if (clues.dataset.room !== `${room.id}/${variant}`) clues.value = settings.clues.default;
       clues.dataset.room = `${room.id}/${variant}`;
     }
-    const highlighting = $('#p-highlighting');
+    const highlighting = $f('highlighting');
     highlighting.disabled = !room.highlighting;
     if (!room.highlighting) highlighting.checked = false;
-    $('#p-range').textContent = [
+    $f('range').textContent = [
       `${variantName(variant)} on ${settings.size}×${settings.size}`,
       settings.clues ? `clues ${settings.clues.min}–${settings.clues.max} (default ${settings.clues.default})` : null,
       `a clue costs ${plural(settings.take_price, 'tile')}`,
@@ -188,6 +238,38 @@ export class Lobby {
     }
     this.page.request('propose', fields, (answer) => {
       if (answer.type === 'proposal') toast('Proposal open: waiting for an opponent to accept it.', 'info');
+    });
+  }
+
+  /** Play the bot: `propose` with `bot` deals at once (docs/bot.md); its `state` opens the game. */
+  playBot(event) {
+    event.preventDefault();
+    const room = this.roomById($('#b-room').value);
+    if (!room) {
+      toast('No room chosen (not connected yet?)', 'error');
+      return;
+    }
+    const fields = {
+      room: room.id,
+      bot: $('#b-level').value,
+      blocks: $('#b-blocks').value,
+      clues: Number($('#b-clues').value),
+      colour: $('#b-colour').value,
+      rated: false,
+      highlighting: $('#b-highlighting').checked,
+    };
+    if ((room.variants || []).length > 1) fields.variant = $('#b-variant').value;
+    if (!Number.isInteger(fields.clues)) {
+      toast('Clues must be a whole number', 'error');
+      return;
+    }
+    const button = $('#play-bot');
+    button.disabled = true;
+    if (this.page.expectBot) this.page.expectBot(true);
+    this.page.request('propose', fields, (answer) => {
+      button.disabled = false;
+      if (answer.type === 'ack') toast(`Dealing a game against the ${fields.bot} bot…`, 'info');
+      else if (this.page.expectBot) this.page.expectBot(false);
     });
   }
 
@@ -253,6 +335,7 @@ export class Lobby {
         });
       }
     }
+    $('#more-games').hidden = !this.gamesNext;
     if (!rows.length) {
       fill(list, h('li', { class: 'muted' }, 'No games yet.'));
       return;
@@ -282,7 +365,7 @@ export class Lobby {
           ` · ${variantName(row.variant)}`,
           h('div', { class: 'muted small' }, `${row.room} · `, h('span', { class: `badge ${badge.replace(' ', '-')}` }, badge), rating)),
         h('button', { type: 'button', class: 'open', onclick: () => this.page.open(row.game) },
-          isCurrent ? 'Shown' : status === 'finished' ? 'View' : status === 'adjourned' ? 'Open' : 'Play'));
+          isCurrent ? 'Shown' : status === 'finished' ? 'Replay' : status === 'adjourned' ? 'Open' : 'Play'));
     }));
   }
 

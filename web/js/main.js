@@ -18,10 +18,12 @@ import { FLASH_MS, GameStore } from './games.js';
 import { Lobby } from './lobby.js';
 import { renderPanels, tickClocks } from './panels.js';
 import { UNVERSIONED } from './reducer.js';
+import { cellAt, clampStep, lastStep, mistakeAt, positionAt, replayView } from './replay.js';
 
 const GAME_KEY = 'numbridge.game';
 const WATCH_KEY = 'numbridge.watch';
 const HINT_MS = 4000;
+const REPLAY_MS = 700; // one move per this while the replay plays
 
 const ERROR_TEXT = {
   malformed: 'malformed request',
@@ -44,7 +46,9 @@ const ui = {
   hover: null, // cell whose zones are lit
   focus: null, // cell with the board's tab stop
   resignArmed: 0,
-  showSolution: false,
+  step: null, // the replay's position in the shown record (null: its end)
+  playing: null, // the replay's timer while it plays
+  expectBot: false, // a bot game was asked for: open it when its state comes
   hint: null,
   hintUntil: 0,
   changingName: false,
@@ -65,6 +69,7 @@ const request = (action, fields, onAnswer, quiet) => conn.request(action, fields
 const store = new GameStore(request, onGameChange);
 const lobby = new Lobby({
   request, me: () => me, games: () => store.games, current: () => ui.current, open: openGame, watch: watchGame,
+  expectBot: (expected) => { ui.expectBot = expected; },
 });
 const render = oncePerFrame(renderPage);
 
@@ -92,19 +97,82 @@ function renderPage() {
     hint: ui.hintUntil > Date.now() ? ui.hint : null,
     act, selectTile, takeClue, resign, askRecord: (manual) => fetchRecord(game, manual),
     unwatch: () => stopWatching(game.id),
-    showSolution: (shownNow) => { ui.showSolution = shownNow; render(); },
+    replay: { to: replayTo, toggle: togglePlay },
   });
-  renderBoard($('#board'), {
+  renderBoard($('#board'), replaying(game) ? replayBoard(game) : {
     view: game.view,
     digit,
     candidates: game.candidates && game.candidates.digit === digit ? game.candidates.cells : null,
     clue: ui.clue,
-    solution: ui.showSolution && game.record ? game.record.solution : null,
+    solution: null,
     flashes: store.liveFlashes(game),
     hover: ui.hover,
     focus: ui.focus,
   });
   tickClocks(game, store.serverNow());
+}
+
+// --------------------------------------------------------------------- replay
+
+/** A finished game with its record: the board is the replay's. */
+const replaying = (game) => Boolean(game.record && game.view && game.view.status === 'finished');
+
+function replayStep(game) {
+  return ui.step === null ? lastStep(game.record) : clampStep(game.record, ui.step);
+}
+
+/** The board at the replay's step: the red mark of a mistake, the solution at the end. */
+function replayBoard(game) {
+  const record = game.record;
+  const k = replayStep(game);
+  const position = positionAt(record, k);
+  const mistake = mistakeAt(record, position);
+  return {
+    view: replayView(record, k, position),
+    digit: null,
+    candidates: null,
+    clue: null,
+    solution: k === lastStep(record) ? record.solution : null,
+    flashes: mistake ? [{ ...mistake, at: 0, still: true }] : [],
+    last: mistake ? null : cellAt(record, position),
+    hover: ui.hover,
+    focus: ui.focus,
+  };
+}
+
+function replayTo(k) {
+  const game = current();
+  if (!game || !game.record) return;
+  const step = clampStep(game.record, k);
+  ui.step = step === lastStep(game.record) ? null : step;
+  if (ui.step === null) stopPlaying();
+  render();
+}
+
+function stopPlaying() {
+  if (ui.playing) clearInterval(ui.playing);
+  ui.playing = null;
+}
+
+function togglePlay() {
+  const game = current();
+  if (!game || !game.record) return;
+  if (ui.playing) {
+    stopPlaying();
+    render();
+    return;
+  }
+  if (ui.step === null) ui.step = 0; // from the end: play it again from the deal
+  ui.playing = setInterval(() => {
+    const shown = current();
+    if (!shown || !shown.record || ui.step === null) {
+      stopPlaying();
+      render();
+      return;
+    }
+    replayTo(ui.step + 1);
+  }, REPLAY_MS);
+  render();
 }
 
 function hint(text) {
@@ -139,7 +207,7 @@ function onAnswer(frame, pending) {
     }
     return;
   }
-  if (lobby.onAnswer(frame)) {
+  if (lobby.onAnswer(frame, pending)) {
     render();
     return;
   }
@@ -168,12 +236,17 @@ function onGameChange(game, { isNew, before, events, state }) {
   if (isNew) {
     if (view.you) request('proposals', {}, null); // the accepted proposal is gone
     const shown = current();
+    const opponent = view.you ? view.players[view.you === 'blue' ? 'red' : 'blue'] : null;
+    if (ui.expectBot && state && state.v === 0 && opponent && /^bot-/.test(opponent.name)) {
+      ui.expectBot = false; // the game asked for with "Play the bot": show it now
+      showGame(game.id);
+      return;
+    }
     if (ui.current === game.id || !shown || !shown.view || shown.view.status !== 'playing') {
       showGame(game.id); // which asks what the shown game needs
       return;
     }
     if (state && state.v === 0) {
-      const opponent = view.you ? view.players[view.you === 'blue' ? 'red' : 'blue'] : null;
       toast(`A new game with ${opponent ? opponent.name : 'your opponent'} is dealt: open it under My games.`, 'info');
     }
   }
@@ -211,7 +284,8 @@ function showGame(gid) {
     ui.clue = null;
     ui.hover = null;
     ui.focus = null;
-    ui.showSolution = false;
+    ui.step = null;
+    stopPlaying();
   }
   ui.current = gid;
   const game = store.get(gid);

@@ -5,13 +5,15 @@
  * spectators) stay hidden until the view carries their data (reducer.js `features`). */
 
 import { $, fill, h } from './dom.js';
+import { blockSummary } from './geometry.js';
 import { SEATS, cellText, fmtClock, other, plural, resultText, variantName } from './format.js';
 import { clockNow, features, isSpectator, secondOfPair } from './reducer.js';
+import { clampStep, lastStep, movesOf, moveText, positionAt } from './replay.js';
 
 /**
  * @typedef {object} PanelContext
  * @property {object} game        the games.js entry shown
- * @property {object} ui          selections: tile, clue, resignArmed, showSolution
+ * @property {object} ui          selections: tile, clue, resignArmed; the replay's step, playing
  * @property {number|null} digit  the selected tile's digit
  * @property {object|null} summary  this game's row of the `games` list (rating)
  * @property {(action: string, fields?: object) => void} act
@@ -20,7 +22,7 @@ import { clockNow, features, isSpectator, secondOfPair } from './reducer.js';
  * @property {() => void} resign
  * @property {(manual: boolean) => void} askRecord
  * @property {() => void} unwatch
- * @property {(shown: boolean) => void} showSolution
+ * @property {{to: (step: number) => void, toggle: () => void}} replay  the record's replay
  * @property {string|null} hint  a passing hint to show instead of the default one
  */
 
@@ -196,8 +198,8 @@ function renderActions(ctx) {
   const items = [];
   if (!view.you) {
     if (game.watching) items.push(button('Stop watching', 'unwatch', unwatch));
-    if (view.status === 'finished') {
-      items.push(button(game.record ? 'Reload record' : 'Show the game record', 'record-button', () => askRecord(true)));
+    if (view.status === 'finished' && !game.record) {
+      items.push(button('Show the replay', 'record-button', () => askRecord(true)));
     }
     fill(holder, ...items);
     return;
@@ -213,7 +215,7 @@ function renderActions(ctx) {
     items.push(button(armed ? 'Really resign?' : 'Resign', `resign${armed ? ' armed' : ''}`, resign));
   } else {
     rematchActions(ctx, items);
-    items.push(button(game.record ? 'Reload record' : 'Show the game record', 'record-button', () => askRecord(true)));
+    if (!game.record) items.push(button('Show the replay', 'record-button', () => askRecord(true)));
   }
   fill(holder, ...items);
 }
@@ -264,36 +266,116 @@ function recordLabel(move) {
   return move.action.replace('_', ' ');
 }
 
-function renderRecord({ game, ui, showSolution }) {
+const REPLAY_BUTTONS = [
+  ['first', '|◀', 'the deal (before the first move)'],
+  ['back', '◀', 'one move back'],
+  ['play', 'Play', 'play the game move by move'],
+  ['forward', '▶', 'one move forward'],
+  ['last', '▶|', 'the end of the game, with the solution'],
+];
+
+/**
+ * The game record as a replay: buttons (start, back, play/pause, forward, end), a slider
+ * over the moves, the moves list (a row jumps there). Built once per record and updated
+ * in place, so that a dragged slider stays under the pointer.
+ */
+function renderRecord({ game, ui, replay }) {
   const holder = $('#record');
   const record = game.record;
   holder.hidden = !record;
-  if (!record) return;
+  if (!record) {
+    delete holder.dataset.game;
+    return;
+  }
+  if (holder.dataset.game !== record.game) buildRecord(holder, record, replay);
+  const n = lastStep(record);
+  const k = ui.step === null || ui.step === undefined ? n : clampStep(record, ui.step);
+  const position = positionAt(record, k);
   const players = record.players || {};
-  const moves = Array.isArray(record.moves) ? record.moves : [];
+  holder.dataset.step = String(k);
+  holder.dataset.end = k === n ? '1' : '0';
+  const slider = holder.querySelector('#replay-slider');
+  if (Number(slider.value) !== k) slider.value = String(k);
+  for (const [name] of REPLAY_BUTTONS) {
+    const node = holder.querySelector(`#replay-${name}`);
+    if (name === 'play') {
+      node.textContent = ui.playing ? 'Pause' : 'Play';
+      node.title = ui.playing ? 'pause' : 'play the game move by move';
+      node.classList.toggle('playing', Boolean(ui.playing));
+      node.disabled = n === 0;
+    } else node.disabled = (name === 'first' || name === 'back') ? k === 0 : k === n;
+  }
+  let mistakes = `mistakes ${players.blue || 'blue'} ${position.mistakes.blue} · ${players.red || 'red'} ${position.mistakes.red}`;
+  if (record.options?.variant === 'domains') {
+    const table = blockSummary(record.size, record.layout, position.owners).table;
+    mistakes += ` · blocks ${table.blue}–${table.red}, ${table.undecided} undecided`;
+  }
+  const where = k === 0 ? 'The deal: the givens, nobody owns a cell.'
+    : `Move ${k} of ${n}: ${moveText(position.move, players)}.`;
+  const empty = [...position.digits].filter((d) => d === '.').length;
+  const end = k === n
+    ? `End of the game — ${resultText(record.result, { blue: { name: players.blue }, red: { name: players.red } }, record.options?.variant, null)}.${
+      empty ? ` The solution is shown in the ${plural(empty, 'empty cell')}.` : ''}` : '';
+  fill(holder.querySelector('#replay-where'), where, h('span', { class: 'muted' }, ` · ${mistakes}`));
+  const endNode = holder.querySelector('#replay-end');
+  endNode.hidden = !end;
+  endNode.textContent = end;
+  const rows = holder.querySelectorAll('table.moves tbody tr');
+  rows.forEach((row, j) => {
+    row.classList.toggle('current', j + 1 === k);
+    row.classList.toggle('future', j + 1 > k);
+  });
+  const list = holder.querySelector('.moves-scroll');
+  const current = k > 0 ? rows[k - 1] : null;
+  if (current && (current.offsetTop < list.scrollTop || current.offsetTop > list.scrollTop + list.clientHeight - 30)) {
+    list.scrollTop = Math.max(0, current.offsetTop - list.clientHeight / 2);
+  } else if (!current) list.scrollTop = 0;
+}
+
+function buildRecord(holder, record, replay) {
+  holder.dataset.game = record.game;
+  const players = record.players || {};
+  const moves = movesOf(record);
   const options = record.options || {};
+  const n = lastStep(record);
+  const step = (target) => replay.to(target);
+  const at = () => Number(holder.dataset.step);
+  const actions = {
+    first: () => step(0), back: () => step(at() - 1), play: () => replay.toggle(),
+    forward: () => step(at() + 1), last: () => step(n),
+  };
   fill(holder,
-    h('h3', {}, 'Game record ',
-      h('label', { class: 'small' },
-        h('input', {
-          type: 'checkbox', id: 'show-solution', checked: ui.showSolution,
-          onchange: (e) => showSolution(e.target.checked),
-        }), ' show the solution on the board')),
+    h('h3', {}, 'Replay'),
     h('p', { class: 'small muted' },
       `${players.blue || 'blue'} (blue) vs ${players.red || 'red'} (red) · ${variantName(options.variant)}, `,
-      `${options.blocks} blocks, ${options.clues} clues · mistakes ${record.mistakes ? `${record.mistakes.blue}–${record.mistakes.red}` : '?'} · `,
-      resultText(record.result, { blue: { name: players.blue }, red: { name: players.red } }, options.variant, null)),
-    h('table', { class: 'moves' },
-      h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'player'), h('th', {}, 'action'),
-        h('th', {}, 'cell'), h('th', { class: 'num' }, 'digit'), h('th', {}, 'paid'), h('th', { class: 'num' }, 'time'))),
-      h('tbody', {}, moves.map((move, k) => h('tr', { class: `${move.seat}${move.mistake ? ' mistake' : ''}` },
+      `${options.blocks} blocks, ${options.clues} clues · ${n} ${n === 1 ? 'entry' : 'entries'} in the record`),
+    h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'replay' },
+      REPLAY_BUTTONS.map(([name, label, title]) => h('button', {
+        type: 'button', id: `replay-${name}`, class: `replay-${name}`, title, 'aria-label': title, onclick: actions[name],
+      }, label)),
+      h('input', {
+        type: 'range', id: 'replay-slider', min: 0, max: n, step: 1, value: n, 'aria-label': 'move',
+        oninput: (event) => step(Number(event.target.value)),
+      })),
+    h('p', { id: 'replay-where', class: 'replay-where' }),
+    h('p', { id: 'replay-end', class: 'replay-end', hidden: true }),
+    h('div', { class: 'moves-scroll' },
+      h('table', { class: 'moves' },
+        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'player'), h('th', {}, 'action'),
+          h('th', {}, 'cell'), h('th', { class: 'num' }, 'digit'), h('th', {}, 'paid'), h('th', { class: 'num' }, 'time'))),
+        h('tbody', {}, moves.map((move, k) => h('tr', {
+          class: `${move.seat}${move.mistake ? ' mistake' : ''}`,
+          dataset: { step: k + 1 },
+          title: 'show the board after this move',
+          onclick: () => step(k + 1),
+        },
         h('td', { class: 'num' }, k + 1),
         h('td', {}, h('span', { class: `seat-dot ${move.seat}` }), players[move.seat] || move.seat),
         h('td', {}, recordLabel(move)),
         h('td', {}, move.cell ? cellText(move.cell) : ''),
         h('td', { class: 'num' }, move.digit ?? ''),
         h('td', {}, (move.discarded || []).join(' ')),
-        h('td', { class: 'num' }, move.time_ms ? `${(move.time_ms / 1000).toFixed(1)} s` : ''))))));
+        h('td', { class: 'num' }, move.time_ms ? `${(move.time_ms / 1000).toFixed(1)} s` : '')))))));
 }
 
 /** What to do next, in words (shown under the hand when no other hint is). */

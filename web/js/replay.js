@@ -1,0 +1,162 @@
+/* A finished game's record, move by move: the position after the first k entries.
+ * Pure: no DOM, no network, no timers, no clock.
+ *
+ * The record (the `record` answer, docs/protocol.md) holds the deal — `size`, `layout`
+ * (block id per cell), `givens` (the clues' digits, `.` elsewhere), `solution` — the
+ * final `digits` and `owners`, the `result`, and `moves[]`: every turn and club action
+ * in order, `{seat, action, cell, digit, mistake, discarded, time_ms, at_ms}`. What an
+ * entry does to the board:
+ *   place      the digit stands and the cell is the mover's — unless `mistake`: then the
+ *              cell stays empty and the mover's mistake count rises;
+ *   take       the clue cell becomes the mover's (its digit was shown from the start);
+ *   swap       the pie rule: blue's first cell becomes red's;
+ *   anything else (exchange, timeout, pass, resign, draw, time, adjourn, resume): nothing
+ *   on the board. */
+
+import { blockSummary } from './geometry.js';
+
+/** Record actions that are a turn (the others are club actions: resign, draw, ...). */
+export const TURN_ACTIONS = new Set(['place', 'take', 'exchange', 'swap', 'timeout', 'pass']);
+
+const setAt = (text, i, ch) => text.slice(0, i) + ch + text.slice(i + 1);
+
+/** The record's entries (an absent or malformed list is none). */
+export const movesOf = (record) => (record && Array.isArray(record.moves) ? record.moves : []);
+
+/** How many steps the replay has: one per entry (position 0 is the deal). */
+export const lastStep = (record) => movesOf(record).length;
+
+/** Clamp a wished-for step into 0..lastStep. */
+export function clampStep(record, k) {
+  const n = lastStep(record);
+  if (!Number.isFinite(k)) return n;
+  return Math.max(0, Math.min(n, Math.trunc(k)));
+}
+
+/** The position at the deal: the givens on the board, nobody owning anything. */
+export function startPosition(record) {
+  const n = record.size;
+  const givens = record.givens;
+  return {
+    step: 0,
+    digits: givens,
+    owners: '.'.repeat(n * n),
+    clues: [...givens].map((d) => (d === '.' ? '0' : '1')).join(''),
+    mistakes: { blue: 0, red: 0 },
+    turns: 0,
+    move: null,
+  };
+}
+
+/** The position after entry `move` (a new object; `position` is left alone). */
+export function applyMove(record, position, move) {
+  const n = record.size;
+  const next = {
+    ...position, step: position.step + 1, mistakes: { ...position.mistakes }, move,
+  };
+  if (TURN_ACTIONS.has(move.action)) next.turns += 1;
+  const cell = Array.isArray(move.cell) ? move.cell : null;
+  const i = cell ? cell[0] * n + cell[1] : -1;
+  const mark = move.seat === 'blue' ? 'b' : 'r';
+  if (move.action === 'place' && cell) {
+    if (move.mistake) {
+      next.mistakes[move.seat] = (next.mistakes[move.seat] || 0) + 1;
+    } else {
+      next.digits = setAt(next.digits, i, String(move.digit));
+      next.owners = setAt(next.owners, i, mark);
+    }
+  } else if ((move.action === 'take' || move.action === 'swap') && cell) {
+    next.owners = setAt(next.owners, i, mark);
+  }
+  return next;
+}
+
+/** The position after the first `k` entries (clamped: past the end is the end). */
+export function positionAt(record, k) {
+  const moves = movesOf(record);
+  const upTo = clampStep(record, k);
+  let position = startPosition(record);
+  for (let j = 0; j < upTo; j++) position = applyMove(record, position, moves[j]);
+  return position;
+}
+
+/** Every position from the deal to the end (index k: after k entries). */
+export function allPositions(record) {
+  const positions = [startPosition(record)];
+  for (const move of movesOf(record)) positions.push(applyMove(record, positions.at(-1), move));
+  return positions;
+}
+
+/**
+ * A board model's `view` for step `k` (board.js draws it like a live game's): the
+ * position's digits and owners on the record's layout; the result (the winning chain,
+ * the deciding blocks) only at the end, where the solution is shown too.
+ */
+export function replayView(record, k, position = positionAt(record, k)) {
+  const options = record.options || {};
+  const variant = options.variant || 'bridge';
+  const atEnd = position.step >= lastStep(record);
+  const view = {
+    game: record.game,
+    size: record.size,
+    variant,
+    room: options.room,
+    blocks: record.layout,
+    digits: position.digits,
+    owners: position.owners,
+    clues: position.clues,
+    status: atEnd ? 'finished' : 'replay',
+    result: atEnd ? record.result : null,
+    players: {
+      blue: { name: record.players?.blue ?? 'blue', mistakes: position.mistakes.blue },
+      red: { name: record.players?.red ?? 'red', mistakes: position.mistakes.red },
+    },
+    options,
+  };
+  if (variant === 'domains') view.block_table = blockSummary(record.size, record.layout, position.owners).table;
+  return view;
+}
+
+/** Where the step's entry put a red mark (a mistake): `{index, digit, seat}`, or null. */
+export function mistakeAt(record, position) {
+  const move = position.move;
+  if (!move || move.action !== 'place' || !move.mistake || !Array.isArray(move.cell)) return null;
+  return { index: move.cell[0] * record.size + move.cell[1], digit: move.digit, seat: move.seat };
+}
+
+/** The cell the step's entry was about (to mark it on the board), or null. */
+export function cellAt(record, position) {
+  const move = position.move;
+  if (!move || !Array.isArray(move.cell)) return null;
+  return move.cell[0] * record.size + move.cell[1];
+}
+
+const WORDS = {
+  exchange: 'exchanged the hand',
+  timeout: 'ran out of time for the move',
+  pass: 'passed: nothing to play',
+  resign: 'resigned',
+  draw: 'agreed to a draw',
+  time: 'used time',
+  adjourn: 'adjourned the game',
+  auto_adjourn: 'the game was adjourned (four moves lost to the clock)',
+  resume: 'asked to resume',
+};
+
+/** One entry in words: `(r,c)` cells, digits, what was paid. */
+export function moveText(move, players = {}) {
+  const who = players[move.seat] || move.seat;
+  const at = Array.isArray(move.cell) ? `(${move.cell[0]},${move.cell[1]})` : '';
+  const paid = Array.isArray(move.discarded) && move.discarded.length
+    ? ` paying ${move.discarded.join(' ')}` : ' for free';
+  switch (move.action) {
+    case 'place':
+      return move.mistake ? `${who}: mistake — ${move.digit} does not go at ${at}` : `${who} placed ${move.digit} at ${at}`;
+    case 'take':
+      return `${who} took the clue at ${at}${paid}`;
+    case 'swap':
+      return `${who} swapped (pie rule): took over ${at}`;
+    default:
+      return `${who} ${WORDS[move.action] || move.action}`;
+  }
+}
