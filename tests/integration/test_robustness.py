@@ -199,6 +199,7 @@ def test_a_post_to_a_gone_connection_removes_that_connection_only(world: World) 
 
 def test_the_timer_times_out_a_move_nobody_makes(world: World) -> None:
     ana, bob, game = two_players(world, "blitz")
+    first_moves(world, game, {"ana": ana, "bob": bob})  # a first move lost would abort
     state = current(world, game)
     deadline = rules.next_deadline(state)
     assert deadline is not None
