@@ -150,7 +150,7 @@ class Match:
         self.game = dealt["game"]
         view = dealt["view"]
         self.size = view["size"]
-        self.solution = solve(view["digits"], view["blocks"], self.size)
+        self.solution = solve(view["digits"], view["blocks"])
         self.views = {"blue": ana.snapshot(self.game)["view"],
                       "red": bob.snapshot(self.game)["view"]}
 
@@ -356,7 +356,7 @@ class BotMatch(Match):
         self.game = dealt["game"]
         view = dealt["view"]
         self.size = view["size"]
-        self.solution = solve(view["digits"], view["blocks"], self.size)
+        self.solution = solve(view["digits"], view["blocks"])
         self.views = {"blue": ana.snapshot(self.game)["view"]}
 
     def refresh(self) -> None:

@@ -244,9 +244,9 @@ def test_reconnect_catches_up_with_sync(browser: Any, server: LocalServer) -> No
     ana, bob = Page(browser, "ana", SOCKET_SWITCH), Page(browser, "bob")
     try:
         start_game(server, ana, bob)
-        # Presence and abort are hidden until the server says it has them.
-        assert ana.page.locator("#players .presence").count() == 0
-        assert ana.page.locator("#actions button.abort").count() == 0
+        # The server says who is online, and that nobody has moved yet (abortable).
+        ana.page.wait_for_selector("#players .player.red .presence.online")
+        assert ana.page.locator("#actions button.abort").count() == 1
         game = ana.page.locator("#games li.game-row").first.get_attribute("data-game")
         ana.page.evaluate(
             "g => window.__inject({type: 'presence', game: g, seat: 'red', online: false})", game
@@ -421,7 +421,7 @@ def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer
         assert "rated" not in page.locator("#game-title").inner_text()
         dealt = board_now(fay)
         digits = "".join(c["digit"] or "." for c in dealt)
-        solution = solve(digits, "".join(c["block"] for c in dealt), 6)
+        solution = solve(digits, "".join(c["block"] for c in dealt))
 
         mistakes = 0
         moves = 0
