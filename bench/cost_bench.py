@@ -17,15 +17,13 @@ from __future__ import annotations
 import math
 import os
 import random
-import sys
 import time
-import warnings
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.harness_env import use_integration_harness
+
 GAMES = int(os.environ.get("BENCH_COST_GAMES", "3"))
 
 # us-east-1 list prices, 2026
@@ -129,10 +127,7 @@ def play_games(variant_room: str, counts: Counter[str], durations: dict[str, lis
     try:
         with mock_aws():
             world = World(dynamodb_store(boto3.client("dynamodb")), boto3.client("sqs"))
-            world.svc.store = CountingStore(world.svc.store, counts)  # type: ignore[assignment]
-            for cached in ("games", "connections", "proposals", "player_games", "ratings",
-                           "archive", "receipts", "notifier"):
-                world.svc.__dict__.pop(cached, None)
+            world.use_store(CountingStore(world.svc.store, counts))
             ana, bob = world.join("ana"), world.join("bob")
             conns = {"ana": ana, "bob": bob}
             rng = random.Random(seed)
@@ -185,13 +180,7 @@ def measure(variant_room: str, seed: int) -> tuple[dict[str, float], Counter[str
 
 
 def main() -> None:
-    os.environ.update(
-        AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION="us-east-1",
-        POWERTOOLS_TRACE_DISABLED="true", POWERTOOLS_LOG_LEVEL="WARNING",
-        POWERTOOLS_METRICS_DISABLED="true",
-    )
-    warnings.filterwarnings("ignore", "No application metrics to publish")
-    sys.path.insert(0, str(ROOT / "tests" / "integration"))
+    use_integration_harness()
     from numbridge.store import games as games_module
 
     print(f"cost per 1,000 games (USD, us-east-1 list prices), {GAMES} games per variant "

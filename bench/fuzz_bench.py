@@ -11,23 +11,15 @@ rate. ``BENCH_FUZZ_FRAMES`` (default 50,000) sizes the run.
 from __future__ import annotations
 
 import os
-import sys
 import time
-import warnings
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.harness_env import use_integration_harness
+
 FRAMES = int(os.environ.get("BENCH_FUZZ_FRAMES", "50000"))
 
 
 def main() -> None:
-    os.environ.update(
-        AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION="us-east-1",
-        POWERTOOLS_TRACE_DISABLED="true", POWERTOOLS_LOG_LEVEL="CRITICAL",
-        POWERTOOLS_METRICS_DISABLED="true",
-    )
-    warnings.filterwarnings("ignore")
-    sys.path.insert(0, str(ROOT / "tests" / "integration"))
+    use_integration_harness("CRITICAL")
     import boto3
     from fuzzing import Fuzzer
     from harness import World, dynamodb_store

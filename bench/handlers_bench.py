@@ -13,14 +13,13 @@ from __future__ import annotations
 import os
 import random
 import statistics
-import sys
 import time
-import warnings
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.harness_env import use_integration_harness
+
 GAMES = int(os.environ.get("BENCH_GAMES", "4"))
 
 
@@ -30,13 +29,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def main() -> None:
-    os.environ.update(
-        AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION="us-east-1",
-        POWERTOOLS_TRACE_DISABLED="true", POWERTOOLS_LOG_LEVEL="WARNING",
-        POWERTOOLS_METRICS_DISABLED="true",
-    )
-    warnings.filterwarnings("ignore", "No application metrics to publish")
-    sys.path.insert(0, str(ROOT / "tests" / "integration"))
+    use_integration_harness()
     import tempfile
 
     import boto3

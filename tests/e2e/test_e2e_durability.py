@@ -7,7 +7,7 @@ from pathlib import Path
 
 from client import deal, play_turn
 from e2e_server import LocalServer
-from test_e2e_runtime import FAST_ROOMS
+from test_e2e_runtime import FAST_ROOMS, deal_fast_game, fast_room_server
 
 
 def test_every_acknowledged_action_survives_sigkill(local_server: LocalServer) -> None:
@@ -48,16 +48,10 @@ def test_every_acknowledged_action_survives_sigkill(local_server: LocalServer) -
 
 
 def test_a_pending_deadline_survives_a_restart_and_falls_on_time(tmp_path: Path) -> None:
-    rooms = tmp_path / "rooms.yaml"
-    rooms.write_text(FAST_ROOMS.replace("move_ms: 2000", "move_ms: 8000"))
-    server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})
-    server.start()
+    server = fast_room_server(tmp_path, FAST_ROOMS.replace("move_ms: 2000", "move_ms: 8000"))
     try:
         with server.player("ana") as ana, server.player("bob") as bob:
-            proposed = ana.request("propose", room="fast", colour="blue", rated=False)
-            assert bob.request("accept", proposal=proposed["proposal"]["id"])["type"] == "ack"
-            state = ana.expect(lambda f: f["type"] == "state", timeout=60)
-            game, deadline_ms = state["game"], state["view"]["deadline_ms"]
+            game, deadline_ms = deal_fast_game(ana, bob)
             server.kill()
         server.start()
         assert time.time() * 1000 < deadline_ms, "the restart took longer than the move"

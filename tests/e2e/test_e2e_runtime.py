@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import boto3
-from e2e_server import LocalServer
+from e2e_server import LocalServer, Player
 
 FAST_ROOMS = """\
 rooms:
@@ -22,17 +22,28 @@ rooms:
 """
 
 
-def test_a_move_nobody_makes_times_out_for_both_players(tmp_path: Path) -> None:
+def fast_room_server(tmp_path: Path, rooms_yaml: str) -> LocalServer:
+    """A started server whose only room is ``rooms_yaml``'s."""
     rooms = tmp_path / "rooms.yaml"
-    rooms.write_text(FAST_ROOMS)
+    rooms.write_text(rooms_yaml)
     server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})
     server.start()
+    return server
+
+
+def deal_fast_game(ana: Player, bob: Player) -> tuple[str, int]:
+    """Ana (blue) and Bob in the fast room: the game and blue's first deadline."""
+    proposed = ana.request("propose", room="fast", colour="blue", rated=False)
+    assert bob.request("accept", proposal=proposed["proposal"]["id"])["type"] == "ack"
+    state = ana.expect(lambda f: f["type"] == "state", timeout=60)
+    return state["game"], state["view"]["deadline_ms"]
+
+
+def test_a_move_nobody_makes_times_out_for_both_players(tmp_path: Path) -> None:
+    server = fast_room_server(tmp_path, FAST_ROOMS)
     try:
         with server.player("ana") as ana, server.player("bob") as bob:
-            proposed = ana.request("propose", room="fast", colour="blue", rated=False)
-            assert bob.request("accept", proposal=proposed["proposal"]["id"])["type"] == "ack"
-            state = ana.expect(lambda f: f["type"] == "state", timeout=60)
-            game, deadline_ms = state["game"], state["view"]["deadline_ms"]
+            game, deadline_ms = deal_fast_game(ana, bob)
             # Nobody sends anything: the SQS timer (DelaySeconds) fires the timeout function.
             for player in (ana, bob):
                 frame = player.expect(lambda f: f["type"] == "timeout", timeout=15)

@@ -241,10 +241,7 @@ class Fuzzer:
     def __init__(self, world: World, lambda_every: int = 20) -> None:
         self.world = world
         self.writes = GameWrites(world.svc.store)
-        world.svc.store = self.writes  # type: ignore[assignment]
-        for cached in ("games", "connections", "proposals", "player_games", "ratings",
-                       "archive", "receipts", "notifier"):
-            world.svc.__dict__.pop(cached, None)  # rebuilt on the watched store
+        world.use_store(self.writes)
         self.handler = MessageHandler(world.svc)
         self.context = LambdaContext()
         self.lambda_every = lambda_every

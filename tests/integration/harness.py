@@ -9,6 +9,7 @@ with every committed state, in a ledger (``ledger.py``): after each test the
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib.util
 import itertools
 import json
@@ -194,6 +195,12 @@ class World:
             rng=random.Random(seed), deal_budget_s=20.0,
         )
         self.routes = routes()
+        ctx.install(self.svc)
+
+    def use_store(self, store: Any) -> None:
+        """Route every handler through ``store`` (a wrapper around the real one): the
+        services are built again on it, as a new Lambda container would build them."""
+        self.svc = dataclasses.replace(self.svc, store=store)
         ctx.install(self.svc)
 
     # --- API Gateway ------------------------------------------------------------

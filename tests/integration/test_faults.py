@@ -121,10 +121,7 @@ def test_faults_lose_nothing_and_apply_nothing_twice(world: World, room: str) ->
     rng = random.Random(11)
     faults: Counter[str] = Counter()
     faulty = FaultyStore(world.svc.store, rng, faults)
-    world.svc.store = faulty  # type: ignore[assignment]
-    for cached in ("games", "connections", "proposals", "player_games", "ratings",
-                   "archive", "receipts", "notifier"):
-        world.svc.__dict__.pop(cached, None)  # rebuilt on the faulty store
+    world.use_store(faulty)
     conns = {"ana": world.join("ana"), "bob": world.join("bob")}
     devices = {name: [conn.id] for name, conn in conns.items()}
     game = start_game(world, room, conns["ana"], conns["bob"], colour="blue")
