@@ -27,7 +27,8 @@ from typing import Any
 from harness import Conn, LambdaContext, World, function, load_event
 from hypothesis import strategies as st
 from numbridge.protocol import FrameRefused, validate_frame
-from numbridge.protocol import actions as act
+from numbridge.protocol.requests import KINDS
+from numbridge.protocol.shapes import object_schema
 from numbridge.protocol.wire import MAX_FRAME_BYTES, load_object
 from numbridge.service.dispatch import MessageHandler
 from numbridge.service.outcome import Outcome
@@ -47,7 +48,7 @@ json_values = st.recursive(json_scalars, lambda kids: st.lists(kids, max_size=4)
 
 
 def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Json]:
-    """Values of the JSON Schema subset pydantic makes for the action models."""
+    """Values of the JSON Schema subset the request declarations make (protocol.shapes)."""
     if "const" in schema:
         return st.just(schema["const"])
     if "enum" in schema:
@@ -111,8 +112,8 @@ def aimed(name: str, schema: dict[str, Any], targets: Targets) -> st.SearchStrat
 def model_frames(targets: Targets) -> st.SearchStrategy[dict[str, Json]]:
     """Well-formed frames of every action (and some with optional fields left out)."""
     choices = []
-    for model in act.ALL_ACTIONS:
-        schema = model.model_json_schema()
+    for name, kind in KINDS.items():
+        schema = object_schema(kind.shapes, {"action": {"const": name, "type": "string"}})
         required = set(schema.get("required", []))
         props = schema["properties"]
         fixed = {k: aimed(k, s, targets) for k, s in props.items() if k in required}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from harness import Conn, World
-from numbridge.service import dispatch
+from numbridge.service import deadlines
 from numbridge.store import keys
 from players import current, first_moves, start_game
 
@@ -32,7 +32,7 @@ def poison(world: World, game: str) -> None:
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     names: list[str] = []
-    monkeypatch.setattr(dispatch, "count", lambda name, value=1: names.append(name),
+    monkeypatch.setattr(deadlines, "count", lambda name, value=1: names.append(name),
                         raising=False)
     return names
 

@@ -6,6 +6,7 @@ Also the tables and routes that ``numbridge.store.schema`` reads from it.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 import boto3
 import cfnlint.api
 import pytest
-from numbridge.protocol.actions import ACTION_NAMES
+from numbridge.protocol.requests import ACTION_NAMES, KINDS
 from numbridge.store import schema
 from samtranslator.parser.parser import Parser
 from samtranslator.translator.translator import Translator
@@ -22,7 +23,10 @@ from samtranslator.yaml_helper import yaml_parse
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
-DESIGN = ROOT / "docs" / "design.md"
+_spec = importlib.util.spec_from_file_location("template_routes", ROOT / "tools" / "routes.py")
+assert _spec is not None and _spec.loader is not None
+template_routes = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(template_routes)
 
 FUNCTIONS = {
     "ConnectFunction", "DisconnectFunction", "LobbyFunction",
@@ -224,28 +228,17 @@ def test_every_route_reaches_a_function_api_gateway_may_invoke(cfn: dict[str, An
     assert len(integrations) == len(invokable)
 
 
-def design_routes() -> dict[str, str]:
-    """Route key → function directory, from the "Functions and routes" table of design.md."""
-    text = DESIGN.read_text(encoding="utf-8")
-    section = text.split("## Functions and routes", 1)[1].split("\n## ", 1)[0]
-    expected: dict[str, str] = {}
-    for line in section.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 2 or not cells[0].startswith("`"):
-            continue
-        function = cells[0].strip("`")
-        if function in {"timeout", "bot"}:  # SQS and schedule triggers, not routes
-            continue
-        for key in re.findall(r"`([^`]+)`", cells[1]):
-            if re.fullmatch(r"\$?[a-z_]+", key):
-                expected[key] = function
-    return expected
-
-
-def test_routes_are_exactly_those_of_the_design() -> None:
-    expected = design_routes()
-    assert {"$connect", "$disconnect", "$default", "accept", "place", "sync"} <= set(expected)
+def test_routes_are_the_declared_ones() -> None:
+    """Each action goes to the function its declaration names; the rest is fixed."""
+    expected = {"$connect": "connect", "$disconnect": "disconnect", "$default": "lobby",
+                **{name: kind.request.function for name, kind in KINDS.items()}}
     assert schema.routes(TEMPLATE) == expected
+    assert expected["accept"] == "deal" and expected["place"] == "move"
+
+
+def test_the_generated_routes_are_current() -> None:
+    text = TEMPLATE.read_text(encoding="utf-8")
+    assert template_routes.render(text) == text, "template.yaml is stale: python tools/routes.py"
 
 
 def test_every_protocol_action_has_its_own_route() -> None:

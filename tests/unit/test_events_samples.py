@@ -15,7 +15,7 @@ from aws_lambda_powertools.utilities.parser.models import (
     EventBridgeModel,
     SqsModel,
 )
-from numbridge.protocol.actions import parse_action
+from numbridge.protocol import read_request
 from numbridge.store import schema
 from pydantic import BaseModel
 
@@ -87,7 +87,7 @@ def test_message_route_key_is_the_frame_action(path: Path) -> None:
     frame = json.loads(parsed.body)
     assert frame["action"] == route_key
     assert isinstance(frame["id"], str) and 1 <= len(frame["id"]) <= 64
-    assert parse_action(parsed.body).action == route_key
+    assert read_request(parsed.body).name == route_key
 
 
 def test_message_samples_share_one_connection() -> None:

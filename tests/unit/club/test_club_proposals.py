@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from importlib import resources
 from typing import Any
@@ -12,7 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numbridge.club.proposals import ProposalChoices, ProposalRejected, seat_players
 from numbridge.club.rooms import Room, Rooms, parse_rooms_yaml
-from pydantic import ValidationError
+from numbridge.protocol import FrameRefused, read_request
+from numbridge.protocol.requests import Propose
+from numbridge.service.wire_errors import wire_error
 
 STRICT_ROOM = """
 rooms:
@@ -28,13 +31,13 @@ rooms:
 
 
 def options(room: Room, **choices: Any) -> dict[str, Any]:
-    made = room.game_options(ProposalChoices.model_validate(choices))
+    made = room.game_options(ProposalChoices(**choices))
     return dataclasses.asdict(made)
 
 
 def rejection(room: Room, **choices: Any) -> str:
     with pytest.raises(ProposalRejected) as info:
-        room.game_options(ProposalChoices.model_validate(choices))
+        room.game_options(ProposalChoices(**choices))
     return str(info.value)
 
 
@@ -69,16 +72,18 @@ def test_defaults() -> None:
         {"variant": "chess"},
     ],
 )
-def test_malformed_choices_are_validation_errors(bad: dict[str, Any]) -> None:
-    with pytest.raises(ValidationError):
-        ProposalChoices.model_validate(bad)
+def test_malformed_choices_are_refused_by_the_protocol(bad: dict[str, Any]) -> None:
+    with pytest.raises(FrameRefused) as refused:
+        read_request(json.dumps({"action": "propose", "id": "p", "room": "bridge", **bad}))
+    assert refused.value.code == "malformed"
 
 
 def test_choices_from_json() -> None:
-    choices = ProposalChoices.model_validate_json(
-        '{"blocks": "irregular", "clues": 28, "highlighting": false, "rated": false,'
-        ' "colour": "red", "variant": "domains"}'
-    )
+    choices = read_request(json.dumps(
+        {"action": "propose", "id": "p", "room": "bridge", "blocks": "irregular",
+         "clues": 28, "highlighting": False, "rated": False, "colour": "red",
+         "variant": "domains"}))
+    assert isinstance(choices, Propose)
     assert (choices.blocks, choices.clues, choices.colour) == ("irregular", 28, "red")
 
 
@@ -219,11 +224,12 @@ def test_study_room_plays_each_variant_as_its_room(rooms: Rooms) -> None:
     )
 
 
-def test_rejection_is_an_illegal_value_error(rooms: Rooms) -> None:
+def test_rejection_is_answered_as_illegal(rooms: Rooms) -> None:
     with pytest.raises(ValueError) as info:
         rooms.get("bridge").game_options(ProposalChoices(clues=99))
     assert isinstance(info.value, ProposalRejected)
-    assert info.value.code == "illegal"
+    told = wire_error(info.value)
+    assert told is not None and told.code == "illegal"
 
 
 # -- seating -------------------------------------------------------------------------------

@@ -3,8 +3,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from numbridge.protocol.actions import ACTION_NAMES
 from numbridge.protocol.asyncapi import document, render
+from numbridge.protocol.requests import ACTION_NAMES
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "asyncapi.json"
 

@@ -559,10 +559,18 @@ class Player:
         except RulesError as err:
             self.errors[type(err).__name__] += 1
             assert expected is not None and isinstance(err, expected), (action, err, expected)
-            assert err.code == expected.code
             assert str(err)
             assert (s.to_dict() if self.steps % 4 == 0 else fingerprint(s)) == before
             self.engine_rng.setstate(rng_state)
+            # the refusal carries exactly what was due before the action
+            replay = random.Random()
+            replay.setstate(rng_state)
+            was_due = advance(s, now, replay)
+            if was_due.events:
+                assert err.due is not None and err.due.events == was_due.events
+                assert err.due.state.to_dict() == was_due.state.to_dict()
+            else:
+                assert err.due is None
             if isinstance(err, GameOver) and s.status != "finished":
                 # lost on time before the action: the service's timer applies it
                 t = advance(s, now, self.engine_rng)

@@ -276,4 +276,4 @@ def test_not_your_turn() -> None:
     s = deal()
     with pytest.raises(NotYourTurn, match=r"^place \[1, 1\] \d: it is blue's turn$") as err:
         apply(s, "red", Place((1, 1), s.red.hand[0]), 0, rng())
-    assert err.value.code == "not_your_turn"
+    assert err.value.due is None  # nothing was due

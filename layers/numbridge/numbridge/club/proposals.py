@@ -5,18 +5,16 @@ values. Whether they fit a room (clue range, block kinds, highlighting, the
 variant) is :meth:`numbridge.club.rooms.Room.game_options`, which raises
 :class:`ProposalRejected`.
 
-Error mapping for callers: a ``pydantic.ValidationError`` from
-``ProposalChoices.model_validate`` is a *malformed* frame; a
-:class:`ProposalRejected` is *illegal* (well-formed, outside the room's
-limits). Both subclass ``ValueError``: catch ``ProposalRejected`` first.
+The ``propose`` frame is these choices plus a room (``numbridge.protocol``
+checks their types); a :class:`ProposalRejected` is well-formed but outside
+the room's limits.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Final, Literal
-
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
+from dataclasses import dataclass
+from typing import Annotated, Literal
 
 # The rules engine's vocabulary, re-exported for the club's callers.
 from numbridge.rules.seats import BLOCK_KINDS, SEATS, VARIANTS, BlockKind, Seat, Variant
@@ -38,15 +36,11 @@ Colour = Literal["blue", "red", "random"]
 
 
 class ProposalRejected(ValueError):
-    """A well-formed proposal (or acceptance) that the room or the club refuses.
-
-    ``code`` is the protocol error code the service answers with.
-    """
-
-    code: Final = "illegal"
+    """A well-formed proposal (or acceptance) that the room or the club refuses."""
 
 
-class ProposalChoices(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class ProposalChoices:
     """The choices of a ``propose`` frame (RULES.md §8), room limits not yet applied.
 
     - ``blocks``: regular or irregular (default regular);
@@ -55,19 +49,14 @@ class ProposalChoices(BaseModel):
     - ``rated``: default true;
     - ``colour``: the proposer's seat: blue (moves first), red or random (default);
     - ``variant``: required only in a room that offers several.
-
-    Strict types (``"30"`` is not a clue count, ``1`` is not a boolean) and no
-    unknown fields (``"color"`` is a mistake, not a silent default).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
     blocks: BlockKind = "regular"
-    clues: StrictInt | None = None
-    highlighting: StrictBool | None = None
-    rated: StrictBool = True
+    clues: Annotated[int | None, "default: the room's default"] = None
+    highlighting: Annotated[bool | None, "default: what the room allows"] = None
+    rated: bool = True
     colour: Colour = "random"
-    variant: Variant | None = None
+    variant: Annotated[Variant | None, "only where the room offers several"] = None
 
 
 def seat_players(

@@ -12,28 +12,27 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from numbridge.protocol import actions, events, frames
+from numbridge.protocol import events, frames
+from numbridge.protocol.requests import KINDS
+from numbridge.protocol.shapes import object_schema, summary
 
 REF = "#/components/schemas/{model}"
 
 
-def _action_name(model: type[BaseModel]) -> str:
-    schema = model.model_json_schema()
-    return str(schema["properties"]["action"]["const"])
-
-
 def document() -> dict[str, Any]:
-    client: list[type[BaseModel]] = list(actions.ALL_ACTIONS)
     server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, *frames.PUSHED,
                                      *events.EVENTS]
-    _, top = models_json_schema([(m, "validation") for m in client + server], ref_template=REF)
+    _, top = models_json_schema([(m, "validation") for m in server], ref_template=REF)
+    schemas: dict[str, Any] = dict(top["$defs"])
     messages: dict[str, Any] = {}
-    for model in client:
-        name = _action_name(model)
+    for name, kind in sorted(KINDS.items()):
+        said = summary(kind.game_action or kind.request) or name
+        schema_name = f"request.{name}"
+        schemas[schema_name] = object_schema(
+            kind.shapes, {"action": {"const": name, "type": "string"}}, said)
         messages[name] = {
-            "name": name, "title": f"{name} (client → server)",
-            "summary": (model.__doc__ or "").strip().splitlines()[0] if model.__doc__ else name,
-            "payload": {"$ref": REF.format(model=model.__name__)},
+            "name": name, "title": f"{name} (client → server)", "summary": said,
+            "payload": {"$ref": REF.format(model=schema_name)},
         }
     for model in server:
         name = f"server.{model.__name__}"
@@ -71,7 +70,7 @@ def document() -> dict[str, Any]:
                              for k in messages if k.startswith("server.")],
             },
         },
-        "components": {"messages": messages, "schemas": top["$defs"]},
+        "components": {"messages": messages, "schemas": schemas},
     }
 
 

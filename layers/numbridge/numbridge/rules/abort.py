@@ -10,7 +10,7 @@ would say nothing about either player.
 from __future__ import annotations
 
 from . import clocks
-from .actions import Abort, describe
+from .actions import Abort, any_time, describe
 from .draft import Draft
 from .errors import IllegalAction
 from .first_moves import abortable, has_moved
@@ -19,6 +19,7 @@ from .seats import Seat
 from .state import RecordEntry, Result
 
 
+@any_time(Abort)
 def abort(d: Draft, seat: Seat, action: Abort, now_ms: int) -> None:
     if not abortable(d.status, d.record):
         raise IllegalAction(f"{describe(action)}: both players have moved; resign instead")

@@ -1,21 +1,33 @@
-"""The actions a player can send, as small frozen values, and their structural checks.
+"""The actions a player can send: the one definition of each, as a small frozen value.
 
-Turn actions (place, take, exchange, swap) need the player to be on move;
-club actions (resign, draws, adjournment, resume, abort) can be sent at any time the
-game allows them. ``name`` is the protocol's action name.
+An action's class is its whole definition: ``name`` is its protocol name, its
+fields (with their types) are the frame's fields — ``numbridge.protocol``
+reads them to check frames and write the schema — and the function that
+applies it is registered with :func:`on_turn` (it needs the player to be on
+move) or :func:`any_time` (it may be sent whenever the game allows it), next
+to the rule it implements. The docstring is the protocol's summary.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
 
 from .errors import IllegalAction, MalformedAction
 from .geometry import index_of, on_board
 
+if TYPE_CHECKING:
+    from .draft import Draft
+    from .seats import Seat
+
 
 @dataclass(frozen=True)
 class Place:
+    """Place a tile of your hand on an empty cell: the right digit makes the cell
+    yours, a wrong one is a public mistake."""
+
     name: ClassVar[str] = "place"
     cell: tuple[int, int]
     digit: int
@@ -23,89 +35,117 @@ class Place:
 
 @dataclass(frozen=True)
 class Take:
+    """Take a clue cell for the room's price in tiles (free with an empty hand)."""
+
     name: ClassVar[str] = "take"
     cell: tuple[int, int]
-    digit: int | None = None
+    digit: Annotated[int | None, "the tile paid (at price 2 the game picks the second); "
+                                 "omitted with an empty hand"] = None
 
 
 @dataclass(frozen=True)
 class Exchange:
+    """Put your whole hand into the bag and draw a new one (your move)."""
+
     name: ClassVar[str] = "exchange"
 
 
 @dataclass(frozen=True)
 class Swap:
+    """Pie rule: as red, on your first move, take over blue's first cell."""
+
     name: ClassVar[str] = "swap"
 
 
 @dataclass(frozen=True)
 class Resign:
+    """Give up the game: the opponent wins."""
+
     name: ClassVar[str] = "resign"
 
 
 @dataclass(frozen=True)
 class OfferDraw:
+    """Offer a draw (offering back accepts the opponent's offer)."""
+
     name: ClassVar[str] = "offer_draw"
 
 
 @dataclass(frozen=True)
 class AcceptDraw:
+    """Accept the opponent's draw offer: the game ends drawn."""
+
     name: ClassVar[str] = "accept_draw"
 
 
 @dataclass(frozen=True)
 class DeclineDraw:
+    """Decline the opponent's draw offer (the offerer is told)."""
+
     name: ClassVar[str] = "decline_draw"
 
 
 @dataclass(frozen=True)
 class OfferAdjourn:
+    """Offer to adjourn: the clocks stop once the opponent accepts."""
+
     name: ClassVar[str] = "offer_adjourn"
 
 
 @dataclass(frozen=True)
 class AcceptAdjourn:
+    """Accept the opponent's adjournment offer: the clocks stop."""
+
     name: ClassVar[str] = "accept_adjourn"
 
 
 @dataclass(frozen=True)
 class Resume:
+    """Ask to resume an adjourned game; play goes on when both have asked."""
+
     name: ClassVar[str] = "resume"
 
 
 @dataclass(frozen=True)
 class Abort:
+    """End a game before each player has made a first move: no winner, unrated."""
+
     name: ClassVar[str] = "abort"
 
 
 Action = (
-    Place
-    | Take
-    | Exchange
-    | Swap
-    | Resign
-    | OfferDraw
-    | AcceptDraw
-    | DeclineDraw
-    | OfferAdjourn
-    | AcceptAdjourn
-    | Resume
-    | Abort
+    Place | Take | Exchange | Swap | Resign | OfferDraw | AcceptDraw | DeclineDraw
+    | OfferAdjourn | AcceptAdjourn | Resume | Abort
 )
-ACTION_TYPES: tuple[type, ...] = (
-    Place,
-    Take,
-    Exchange,
-    Swap,
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    OfferAdjourn,
-    AcceptAdjourn,
-    Resume,
-    Abort,
+ACTION_TYPES: tuple[type[Action], ...] = (
+    Place, Take, Exchange, Swap, Resign, OfferDraw, AcceptDraw, DeclineDraw,
+    OfferAdjourn, AcceptAdjourn, Resume, Abort,
 )
+BY_NAME: dict[str, type[Action]] = {kind.name: kind for kind in ACTION_TYPES}
+
+# --- what applies each action (filled by the modules that hold the rules) ------------
+
+TurnHandler = Callable[["Draft", "Seat", Any, int, random.Random], None]
+AnyTimeHandler = Callable[["Draft", "Seat", Any, int], None]
+TURN_HANDLERS: dict[type[Action], TurnHandler] = {}
+ANY_TIME_HANDLERS: dict[type[Action], AnyTimeHandler] = {}
+H = TypeVar("H")
+
+
+def on_turn(kind: type[Action]) -> Callable[[H], H]:
+    """Register the rule of an action only the player to move may send."""
+    def register(handler: H) -> H:
+        TURN_HANDLERS[kind] = handler  # type: ignore[assignment]
+        return handler
+    return register
+
+
+def any_time(kind: type[Action]) -> Callable[[H], H]:
+    """Register the rule of an action either player may send whenever the game allows it."""
+    def register(handler: H) -> H:
+        ANY_TIME_HANDLERS[kind] = handler  # type: ignore[assignment]
+        return handler
+    return register
 
 
 def is_int(value: object) -> bool:

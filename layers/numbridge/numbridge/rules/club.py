@@ -24,6 +24,7 @@ from .actions import (
     OfferDraw,
     Resign,
     Resume,
+    any_time,
     describe,
 )
 from .draft import Draft
@@ -40,6 +41,7 @@ def _settle(d: Draft, now_ms: int) -> None:
         d.charge(now_ms)
 
 
+@any_time(Resign)
 def resign(d: Draft, seat: Seat, action: Resign, now_ms: int) -> None:
     _settle(d, now_ms)
     d.note(RecordEntry(seat=seat, action="resign", at_ms=now_ms))
@@ -61,6 +63,7 @@ def _offer(d: Draft, seat: Seat, kind: str, what: str, accept: Callable[[], None
     d.emit(f"{kind}_offered", {"seat": seat})
 
 
+@any_time(OfferDraw)
 def offer_draw(d: Draft, seat: Seat, action: OfferDraw, now_ms: int) -> None:
     _offer(d, seat, "draw", describe(action),
            lambda: accept_draw(d, seat, AcceptDraw(), now_ms))
@@ -71,6 +74,7 @@ def _check_offer(d: Draft, seat: Seat, kind: str, what: str) -> None:
         raise IllegalAction(f"{what}: {other(seat)} has not offered {_OFFER_NOUN[kind]}")
 
 
+@any_time(AcceptDraw)
 def accept_draw(d: Draft, seat: Seat, action: AcceptDraw, now_ms: int) -> None:
     _check_offer(d, seat, "draw", describe(action))
     _settle(d, now_ms)
@@ -78,12 +82,14 @@ def accept_draw(d: Draft, seat: Seat, action: AcceptDraw, now_ms: int) -> None:
     finish(d, Result(winner=None, by="agreement"))
 
 
+@any_time(DeclineDraw)
 def decline_draw(d: Draft, seat: Seat, action: DeclineDraw, now_ms: int) -> None:
     _check_offer(d, seat, "draw", describe(action))
     d.offers["draw"] = None
     d.emit("draw_declined", {"seat": seat})
 
 
+@any_time(OfferAdjourn)
 def offer_adjourn(d: Draft, seat: Seat, action: OfferAdjourn, now_ms: int) -> None:
     what = describe(action)
     if d.status != "playing":
@@ -91,6 +97,7 @@ def offer_adjourn(d: Draft, seat: Seat, action: OfferAdjourn, now_ms: int) -> No
     _offer(d, seat, "adjourn", what, lambda: accept_adjourn(d, seat, AcceptAdjourn(), now_ms))
 
 
+@any_time(AcceptAdjourn)
 def accept_adjourn(d: Draft, seat: Seat, action: AcceptAdjourn, now_ms: int) -> None:
     what = describe(action)
     if d.status != "playing":
@@ -113,6 +120,7 @@ def adjourn(d: Draft, seat: Seat, at_ms: int, *, auto: bool = False) -> None:
     d.emit("adjourned", data)
 
 
+@any_time(Resume)
 def resume(d: Draft, seat: Seat, action: Resume, now_ms: int) -> None:
     what = describe(action)
     if d.status != "adjourned":

@@ -1,40 +1,30 @@
-"""The engine's entry points: deal a game, apply an action, apply what is due.
+"""The engine's entry points: deal a game, apply an action, apply what is due, ask
+whether an action is legal.
 
 ``apply`` first applies whatever is due at ``now_ms`` (as ``advance`` does),
-then the action. If the action is refused, the error is raised and nothing is
-returned: timeouts that were due stay due (the service's timer or sweep calls
-``advance`` for them).
+then the action, as one transition. A refused action raises, and the error
+carries what was due (``RulesError.due``): the caller commits that alone.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 from numbridge.rules.seats import NOBODY
 
-from . import abort, club, moves, tiles, turns
+# The modules that register the actions' rules (actions.on_turn / any_time).
+from . import abort, club, moves, tiles, turns  # noqa: F401
 from .actions import (
-    Abort,
-    AcceptAdjourn,
-    AcceptDraw,
+    ANY_TIME_HANDLERS,
+    TURN_HANDLERS,
     Action,
-    DeclineDraw,
-    Exchange,
-    OfferAdjourn,
-    OfferDraw,
-    Place,
-    Resign,
-    Resume,
-    Swap,
-    Take,
     check_structure,
     describe,
 )
 from .catchup import catch_up
 from .draft import Draft
-from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn
+from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
 from .events import Transition
 from .geometry import Layout
 from .options import Board, GameOptions
@@ -94,53 +84,52 @@ def advance(state: GameState, now_ms: int, rng: random.Random) -> Transition:
     return Transition(d.freeze(), tuple(d.events))
 
 
-Handler = Callable[[Draft, Seat, Any, int, random.Random], None]
-ClubHandler = Callable[[Draft, Seat, Any, int], None]
+def apply(
+    state: GameState, seat: Seat, action: Action, now_ms: int, rng: random.Random
+) -> Transition:
+    """What is due at ``now_ms`` (as :func:`advance`), then ``seat``'s action, as one
+    transition. A refused action raises its :class:`RulesError` carrying in ``due``
+    what was due: that stands whatever became of the action."""
+    d = Draft(state)
+    catch_up(d, now_ms, rng)
+    due = Transition(d.freeze(), tuple(d.events)) if d.events else None
+    try:
+        check_structure(action)
+        check_seat(seat, describe(action))
+        if state.status == "finished":
+            raise GameOver(f"{describe(action)}: the game is over")
+        _apply(d, seat, action, now_ms, rng)
+    except RulesError as refused:
+        refused.due = due
+        raise
+    return Transition(d.freeze(), tuple(d.events))
 
-_TURN_HANDLERS: dict[type, Handler] = {
-    Place: moves.place,
-    Take: moves.take,
-    Exchange: moves.exchange,
-    Swap: moves.swap,
-}
-_CLUB_HANDLERS: dict[type, ClubHandler] = {
-    Resign: club.resign,
-    OfferDraw: club.offer_draw,
-    AcceptDraw: club.accept_draw,
-    DeclineDraw: club.decline_draw,
-    OfferAdjourn: club.offer_adjourn,
-    AcceptAdjourn: club.accept_adjourn,
-    Resume: club.resume,
-    Abort: abort.abort,
-}
+
+def legal(state: GameState, seat: Seat, action: Action, now_ms: int) -> RulesError | None:
+    """Why ``seat``'s action would be refused at ``now_ms``, or None: a query, nothing
+    changes (legality never depends on the tiles a draw would bring)."""
+    try:
+        apply(state, seat, action, now_ms, random.Random(0))
+    except RulesError as refused:
+        return refused
+    return None
+
+
+def _apply(d: Draft, seat: Seat, action: Action, now_ms: int, rng: random.Random) -> None:
+    if d.status == "finished":
+        raise GameOver(f"{describe(action)}: the game is over (time ran out)")
+    on_turn = TURN_HANDLERS.get(type(action))
+    if on_turn is None:
+        ANY_TIME_HANDLERS[type(action)](d, seat, action, now_ms)
+        return
+    if d.status != "playing":
+        raise IllegalAction(f"{describe(action)}: the game is adjourned")
+    if seat != d.to_move:
+        raise NotYourTurn(f"{describe(action)}: it is {d.to_move}'s turn")
+    on_turn(d, seat, action, now_ms, rng)
 
 
 def check_seat(seat: object, what: str) -> Seat:
     if not is_seat(seat):
         raise MalformedAction(f"{what}: the seat must be 'blue' or 'red', not {seat!r}")
     return seat
-
-
-def apply(
-    state: GameState, seat: Seat, action: Action, now_ms: int, rng: random.Random
-) -> Transition:
-    """Apply what is due at ``now_ms``, then ``seat``'s action; raise a RulesError if refused."""
-    check_structure(action)
-    if not is_seat(seat):
-        check_seat(seat, describe(action))
-    if state.status == "finished":
-        raise GameOver(f"{describe(action)}: the game is over")
-    d = Draft(state)
-    catch_up(d, now_ms, rng)
-    if d.status == "finished":
-        raise GameOver(f"{describe(action)}: the game is over (time ran out)")
-    turn_handler = _TURN_HANDLERS.get(type(action))
-    if turn_handler is not None:
-        if d.status != "playing":
-            raise IllegalAction(f"{describe(action)}: the game is adjourned")
-        if seat != d.to_move:
-            raise NotYourTurn(f"{describe(action)}: it is {d.to_move}'s turn")
-        turn_handler(d, seat, action, now_ms, rng)
-    else:
-        _CLUB_HANDLERS[type(action)](d, seat, action, now_ms)
-    return Transition(d.freeze(), tuple(d.events))

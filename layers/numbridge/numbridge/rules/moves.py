@@ -11,7 +11,7 @@ import random
 from numbridge.rules.seats import EMPTY, NOBODY
 
 from . import tiles
-from .actions import Exchange, Place, Swap, Take, cell_index, describe
+from .actions import Exchange, Place, Swap, Take, cell_index, describe, on_turn
 from .draft import Draft
 from .errors import IllegalAction
 from .flow import cell_list, end_turn, finish
@@ -31,6 +31,7 @@ def _tile_in_hand(d: Draft, seat: Seat, digit: int, action: Place | Take) -> Non
         raise IllegalAction(f"{describe(action)}: you hold no {digit}")
 
 
+@on_turn(Place)
 def place(d: Draft, seat: Seat, action: Place, now_ms: int, rng: random.Random) -> None:
     i = cell_index(action, d.size)
     r, c = action.cell
@@ -69,6 +70,7 @@ def place(d: Draft, seat: Seat, action: Place, now_ms: int, rng: random.Random) 
     end_turn(d, seat, now_ms, rng, before)
 
 
+@on_turn(Take)
 def take(d: Draft, seat: Seat, action: Take, now_ms: int, rng: random.Random) -> None:
     i = cell_index(action, d.size)
     r, c = action.cell
@@ -118,6 +120,7 @@ def take(d: Draft, seat: Seat, action: Take, now_ms: int, rng: random.Random) ->
     end_turn(d, seat, now_ms, rng, before, refill=len(paid) < 2)
 
 
+@on_turn(Exchange)
 def exchange(d: Draft, seat: Seat, action: Exchange, now_ms: int, rng: random.Random) -> None:
     if not d.bag:
         raise IllegalAction(f"{describe(action)}: the bag is empty")
@@ -133,6 +136,7 @@ def exchange(d: Draft, seat: Seat, action: Exchange, now_ms: int, rng: random.Ra
     end_turn(d, seat, now_ms, rng, before)
 
 
+@on_turn(Swap)
 def swap(d: Draft, seat: Seat, action: Swap, now_ms: int, rng: random.Random) -> None:
     variant = d.options.variant
     cell = pie_cell(variant, d.status, d.to_move, d.turns_played, d.record)

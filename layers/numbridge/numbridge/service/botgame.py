@@ -9,11 +9,13 @@ A ``propose`` without ``bot`` is the lobby's.
 
 from __future__ import annotations
 
+import dataclasses
+
 from numbridge import rules
-from numbridge.club.proposals import ProposalRejected, seat_players
+from numbridge.club.proposals import seat_players
 from numbridge.names import bot_player
 from numbridge.protocol import ProtocolError, ack_frame
-from numbridge.protocol import actions as act
+from numbridge.protocol.requests import Propose
 from numbridge.rules.seats import SEATS
 from numbridge.service import botseat, lobby
 from numbridge.service.context import Services
@@ -22,21 +24,15 @@ from numbridge.service.outcome import Outcome
 from numbridge.service.views import state_frame
 
 
-def propose(svc: Services, player: str, request: act.Propose) -> Outcome:
+def propose(svc: Services, player: str, request: Propose) -> Outcome:
     if request.bot is None:
         return lobby.propose(svc, player, request)
-    if request.rated and "rated" in request.model_fields_set:
+    if request.rated and "rated" in request.sent:
         raise ProtocolError("illegal", "games against a bot are always unrated: "
                                        "omit `rated` or send false")
-    room = lobby._room(svc, request.room)
-    asked = request.model_dump(include={"blocks", "clues", "highlighting", "colour",
-                                        "variant"})
-    options = lobby._options(room, {**asked, "rated": False})
-    bot = bot_player(request.bot)
-    try:
-        players = seat_players(player, bot, request.colour, svc.rng)
-    except ProposalRejected as exc:
-        raise ProtocolError("illegal", str(exc)) from exc
+    room = svc.rooms.get(request.room)
+    options = room.game_options(dataclasses.replace(request.choices, rated=False))
+    players = seat_players(player, bot_player(request.bot), request.colour, svc.rng)
     now = svc.clock()
     dealt = lobby.deal_game(svc, options, players, now)
     state, game_id, writes = dealt.state, dealt.state.game_id, dealt.writes

@@ -18,7 +18,7 @@ from numbridge import rules
 from numbridge.bot import Knowledge, Level, decide, observe_all
 from numbridge.names import bot_level
 from numbridge.protocol import FrameRefused, read_request
-from numbridge.protocol import actions as act
+from numbridge.protocol.requests import GameAction
 from numbridge.rules.seats import is_seat
 from numbridge.service import play
 from numbridge.service.commit import Once, digest, settle
@@ -58,7 +58,7 @@ def take_turn(svc: Services, game_id: str, seat: str, v: int) -> Outcome:
     except FrameRefused:
         logger.exception("the brain chose a frame the protocol refuses", extra=frame)
         return Outcome([])
-    assert isinstance(request, act.GameRequest)
+    assert isinstance(request, GameAction)
     once = Once(player, request.id, digest(request))
     repeat = once.stored(svc)
     if repeat is not None:

@@ -11,14 +11,16 @@ never turns a committed change into an error.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from numbridge.protocol import ProtocolError, error_frame
-from numbridge.protocol import actions as act
+from numbridge.protocol.requests import Request, as_frame
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
+from numbridge.service.wire_errors import wire_error
 from numbridge.store.port import ConflictError, Write
 from numbridge.store.receipts import Receipt, Receipts
 
@@ -31,9 +33,11 @@ def refused(request_id: str | None, err: ProtocolError) -> Outcome:
     return Outcome([error_frame(request_id, err.code, err.message, err.retry_after_ms)])
 
 
-def digest(request: act.Request) -> str:
+def digest(request: Request) -> str:
     """What a repeat must match: the request as parsed, its id aside."""
-    return hashlib.sha256(request.model_dump_json(exclude={"id"}).encode()).hexdigest()[:32]
+    fields = {k: v for k, v in as_frame(request).items() if k != "id"}
+    text = json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,10 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
     for _ in range(MAX_ATTEMPTS):
         try:
             outcome = decide()
-        except ProtocolError as err:
+        except Exception as exc:
+            err = wire_error(exc)
+            if err is None:
+                raise
             outcome = refused(request_id, err)
         writes = list(outcome.writes)
         remembered = once.receipt(svc, outcome) if once is not None else None
@@ -116,3 +123,15 @@ def follow_up(svc: Services, outcome: Outcome) -> None:
             count("BotTurnSendFailures")
             logger.exception("bot turn not sent; its watchdog timer will send it again",
                              extra={"game": turn.game, "v": turn.v})
+
+
+def deliver(svc: Services, outcome: Outcome) -> None:
+    """Push what was committed. A push that fails is logged and skipped: the change
+    stands, and the players catch up by ``v`` (``sync``)."""
+    for player, frames in outcome.pushes:
+        try:
+            svc.notifier.to_player(player, frames)
+        except Exception:
+            count("PushFailures")
+            logger.exception("push failed; the player catches up by v",
+                             extra={"player": player})

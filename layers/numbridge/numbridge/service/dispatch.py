@@ -1,4 +1,4 @@
-"""From API Gateway and timer events to use cases, and from outcomes to posts.
+"""From API Gateway message events to use cases, and from outcomes to posts.
 
 The functions in ``functions/*/app.py`` are one line each on top of these.
 Every refusal is a :class:`ProtocolError` translated here into an ``error``
@@ -7,15 +7,13 @@ frame for the requester only.
 
 from __future__ import annotations
 
-import json
+import importlib
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
-from numbridge.protocol import actions as act
-from numbridge.service import botgame, lobby, play, rematch
-from numbridge.service.commit import Once, digest, refused, settle
+from numbridge.protocol import requests as req
+from numbridge.service.commit import Once, deliver, digest, refused, settle
 from numbridge.service.context import Services
 from numbridge.service.inbound import message_parts
 from numbridge.service.observability import count, logger
@@ -23,19 +21,36 @@ from numbridge.service.outcome import Outcome
 
 UseCase = Callable[[Services, str, Any], Outcome]
 
-USE_CASES: dict[type[act.Request], UseCase] = {
-    act.Rooms: lobby.rooms, act.Propose: botgame.propose, act.Proposals: lobby.proposals,
-    act.Withdraw: lobby.withdraw, act.Accept: lobby.accept, act.Games: lobby.games,
-    act.Record: lobby.record, act.Leaderboard: lobby.leaderboard,
-    act.Sync: play.sync, act.Candidates: play.candidates,
-    **{kind: play.play for kind in act.MOVE_ACTIONS},
-    act.OfferRematch: rematch.offer_rematch, act.AcceptRematch: rematch.accept_rematch,
-    act.DeclineRematch: rematch.decline_rematch,
+# The use case of each request, as "module:function" in numbridge.service: imported on
+# first use, so a function's cold start loads only what it serves. Every game action
+# is one request, ``GameAction``, served by ``play``.
+USE_CASES: dict[type[req.Request], str] = {
+    req.Rooms: "lobby:rooms", req.Propose: "botgame:propose",
+    req.Proposals: "lobby:proposals", req.Withdraw: "lobby:withdraw",
+    req.Accept: "lobby:accept", req.Games: "lobby:games", req.Record: "lobby:record",
+    req.Leaderboard: "lobby:leaderboard",
+    req.GameAction: "play:play", req.Sync: "play:sync", req.Candidates: "play:candidates",
+    req.OfferRematch: "rematch:offer_rematch", req.AcceptRematch: "rematch:accept_rematch",
+    req.DeclineRematch: "rematch:decline_rematch",
 }
-# Requests that change something: applied at most once per (player, id).
-MUTATING: frozenset[type[act.Request]] = frozenset(
-    {act.Propose, act.Withdraw, act.Accept, *act.MOVE_ACTIONS, *act.REMATCH_ACTIONS}
-)
+_resolved: dict[type[req.Request], UseCase] = {}
+
+
+def load_use_cases(function: req.Function) -> None:
+    """Import, at a Lambda function's init, the use cases of the requests routed to it
+    (and only those: the deal's solver stays out of the move function)."""
+    for kind in req.KINDS.values():
+        if kind.request.function == function:
+            use_case(kind.request)
+
+
+def use_case(kind: type[req.Request]) -> UseCase:
+    found = _resolved.get(kind)
+    if found is None:
+        module, name = USE_CASES[kind].split(":")
+        found = _resolved[kind] = getattr(
+            importlib.import_module(f"numbridge.service.{module}"), name)
+    return found
 
 
 # $connect and $disconnect: numbridge.service.sessions.
@@ -59,7 +74,7 @@ class MessageHandler:
             return {"statusCode": 400}
         outcome = self.handle(connection_id, raw)
         self.svc.notifier.post(connection_id, outcome.replies)
-        _deliver(self.svc, outcome)
+        deliver(self.svc, outcome)
         return {"statusCode": 200}
 
     def handle(self, connection_id: str, raw: object) -> Outcome:
@@ -73,7 +88,7 @@ class MessageHandler:
             logger.exception("request failed")
             return refused(request.id, ProtocolError("internal", "the server failed; retry"))
 
-    def _handle(self, connection_id: str, request: act.Request) -> Outcome:
+    def _handle(self, connection_id: str, request: req.Request) -> Outcome:
         player = self.svc.connections.player_of(connection_id)
         if player is None:
             return refused(request.id, ProtocolError(
@@ -84,84 +99,14 @@ class MessageHandler:
             count("RateLimited")
             return refused(request.id, ProtocolError(
                 "rate_limited", f"too many requests: retry in {wait_ms} ms", wait_ms))
-        if isinstance(request, act.GameRequest):
+        if isinstance(request, req.GameRequest):
             logger.append_keys(game=request.game)
-        use_case = USE_CASES[type(request)]
+        serve = use_case(type(request))
 
         def decide() -> Outcome:
-            return use_case(self.svc, player, request)
+            return serve(self.svc, player, request)
 
-        once = Once(player, request.id, digest(request)) if type(request) in MUTATING else None
+        once = Once(player, request.id, digest(request)) if request.once else None
         if once is not None and (repeat := once.stored(self.svc)) is not None:
             return repeat
         return settle(self.svc, decide, once, request.id)
-
-
-# --- timers -------------------------------------------------------------------------
-
-
-def on_timer_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
-    """SQS batch of per-turn timers: ``{"game", "v", "deadline_ms"}`` each.
-
-    Each game on its own: a game that fails is reported back for SQS to retry
-    (the dead-letter queue ends a poisoned one; the sweep is the backstop) and
-    the other messages of the batch go on.
-    """
-    failures = []
-    for record in event.get("Records", []):
-        timer = _timer(record)
-        if timer is None:
-            continue
-        game_id, v = timer
-        if not _advance_isolated(svc, game_id, v):
-            failures.append({"itemIdentifier": record["messageId"]})
-    return {"batchItemFailures": failures}
-
-
-def on_sweep(svc: Services) -> dict[str, Any]:
-    """The once-a-minute backstop: every game whose deadline has passed, each on its own."""
-    due = svc.games.due(svc.clock())
-    failed = sum(1 for game_id in due if not _advance_isolated(svc, game_id))
-    return {"advanced": len(due) - failed, **({"failed": failed} if failed else {})}
-
-
-def _timer(record: Any) -> tuple[str, int] | None:
-    """The game and version a timer message names; None (logged, dropped) if unreadable:
-    no retry can make it readable."""
-    try:
-        body = json.loads(record["body"])
-        game_id, v = body["game"], body["v"]
-        if isinstance(game_id, str) and type(v) is int:
-            return game_id, v
-    except (KeyError, TypeError, ValueError):
-        pass
-    logger.error("unreadable timer message", extra={"message_id": _message_id(record)})
-    count("TimerMessagesUnreadable")
-    return None
-
-
-def _message_id(record: Any) -> object:
-    return record.get("messageId") if isinstance(record, dict) else None
-
-
-def _advance_isolated(svc: Services, game_id: str, timer_v: int | None = None) -> bool:
-    """Advance one game and push its events; a failure is logged and counted, not raised."""
-    try:
-        _deliver(svc, settle(svc, partial(play.advance, svc, game_id, timer_v)))
-    except Exception:
-        logger.exception("advancing a game failed", extra={"game": game_id})
-        count("GameAdvanceFailures")
-        return False
-    return True
-
-
-def _deliver(svc: Services, outcome: Outcome) -> None:
-    """Push what was committed. A push that fails is logged and skipped: the change
-    stands, and the players catch up by ``v`` (``sync``)."""
-    for player, frames in outcome.pushes:
-        try:
-            svc.notifier.to_player(player, frames)
-        except Exception:
-            count("PushFailures")
-            logger.exception("push failed; the player catches up by v",
-                             extra={"player": player})

@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from numbridge import rules
-from numbridge.club.proposals import ProposalChoices, ProposalRejected, seat_players
+from numbridge.club.proposals import ProposalChoices, seat_players
 from numbridge.club.ratings import Rating, is_provisional
-from numbridge.club.rooms import Room, UnknownRoom
 from numbridge.protocol import ProtocolError, ack_frame
-from numbridge.protocol import actions as act
+from numbridge.protocol import requests as req
 from numbridge.rules.geometry import Layout
 from numbridge.rules.seats import SEATS
 from numbridge.service import pages
@@ -26,34 +25,21 @@ from numbridge.store.club import PROPOSALS_PER_PLAYER, Proposals, StoredProposal
 from numbridge.store.port import Write
 
 
-def rooms(svc: Services, player: str, request: act.Rooms) -> Outcome:
+def rooms(svc: Services, player: str, request: req.Rooms) -> Outcome:
     return Outcome([{"type": "rooms", "id": request.id, "rooms": svc.rooms.to_public()}])
 
 
-def _room(svc: Services, room_id: str) -> Room:
-    try:
-        return svc.rooms.get(room_id)
-    except UnknownRoom as exc:
-        raise ProtocolError("not_found", str(exc)) from exc
-
-
-def _options(room: Room, proposal: dict[str, Any]) -> rules.GameOptions:
-    choices = ProposalChoices(
+def _stored_choices(proposal: dict[str, Any]) -> ProposalChoices:
+    return ProposalChoices(
         blocks=proposal["blocks"], clues=proposal["clues"],
         highlighting=proposal["highlighting"], rated=proposal["rated"],
         colour=proposal["colour"], variant=proposal.get("variant"),
     )
-    try:
-        return room.game_options(choices)
-    except ProposalRejected as exc:
-        raise ProtocolError("illegal", str(exc)) from exc
 
 
-def propose(svc: Services, player: str, request: act.Propose) -> Outcome:
-    room = _room(svc, request.room)
-    asked = request.model_dump(include={"blocks", "clues", "highlighting", "rated", "colour",
-                                        "variant"})
-    options = _options(room, asked)
+def propose(svc: Services, player: str, request: req.Propose) -> Outcome:
+    room = svc.rooms.get(request.room)
+    options = room.game_options(request.choices)
     now = svc.clock()
     slots = svc.proposals.slots(player)
     open_slots = {slot.n for slot in slots if slot.expires_ms > now}
@@ -72,8 +58,8 @@ def propose(svc: Services, player: str, request: act.Propose) -> Outcome:
                    writes=Proposals.add_writes(proposal, free, lapsed_slot))
 
 
-def proposals(svc: Services, player: str, request: act.Proposals) -> Outcome:
-    room_ids = [_room(svc, request.room).id] if request.room else list(svc.rooms.ids)
+def proposals(svc: Services, player: str, request: req.Proposals) -> Outcome:
+    room_ids = [svc.rooms.get(request.room).id] if request.room else list(svc.rooms.ids)
     now = svc.clock()
     found, following = pages.across(
         room_ids, lambda room, limit, after: svc.proposals.in_room(room, limit=limit,
@@ -92,23 +78,20 @@ def _open_proposal(svc: Services, proposal_id: str) -> StoredProposal:
     return stored
 
 
-def withdraw(svc: Services, player: str, request: act.Withdraw) -> Outcome:
+def withdraw(svc: Services, player: str, request: req.Withdraw) -> Outcome:
     stored = _open_proposal(svc, request.proposal)
     if stored.proposal["by"] != player:
         raise ProtocolError("unauthorized", "only its author can withdraw a proposal")
     return Outcome([ack_frame(request.id)], writes=svc.proposals.remove_writes(stored))
 
 
-def accept(svc: Services, player: str, request: act.Accept) -> Outcome:
+def accept(svc: Services, player: str, request: req.Accept) -> Outcome:
     """Deal the board, seat both players and tell them (the only path to python-sat)."""
     stored = _open_proposal(svc, request.proposal)
     proposal = stored.proposal
-    room = _room(svc, proposal["room"])
-    options = _options(room, proposal)
-    try:
-        players = seat_players(proposal["by"], player, proposal["colour"], svc.rng)
-    except ProposalRejected as exc:
-        raise ProtocolError("illegal", str(exc)) from exc
+    room = svc.rooms.get(proposal["room"])
+    options = room.game_options(_stored_choices(proposal))
+    players = seat_players(proposal["by"], player, proposal["colour"], svc.rng)
     now = svc.clock()
     dealt = deal_game(svc, options, players, now)
     state = dealt.state
@@ -168,14 +151,14 @@ def new_game_id(now_ms: int) -> str:
     return f"g-{now_ms:011x}{uuid.uuid4().hex[:10]}"
 
 
-def games(svc: Services, player: str, request: act.Games) -> Outcome:
+def games(svc: Services, player: str, request: req.Games) -> Outcome:
     listed, following = pages.one_page(
         lambda limit, after: svc.player_games.of_player(player, limit=limit, after=after),
         request.after)
     return Outcome([{"type": "games", "id": request.id, "games": listed, "next": following}])
 
 
-def record(svc: Services, player: str, request: act.Record) -> Outcome:
+def record(svc: Services, player: str, request: req.Record) -> Outcome:
     found = svc.archive.get(request.game)
     if found is None:
         # A game in progress is not readable this way: the same answer as no game.
@@ -184,7 +167,7 @@ def record(svc: Services, player: str, request: act.Record) -> Outcome:
                      "record": found}])
 
 
-def leaderboard(svc: Services, player: str, request: act.Leaderboard) -> Outcome:
+def leaderboard(svc: Services, player: str, request: req.Leaderboard) -> Outcome:
     rows, following = pages.one_page(
         lambda limit, after: svc.ratings.leaderboard(request.variant, limit=limit,
                                                      after=after),

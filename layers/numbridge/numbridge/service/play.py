@@ -8,12 +8,11 @@ function dies before that, clients recover the events by ``v`` (``sync``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame, error_frame
-from numbridge.protocol import actions as act
+from numbridge.protocol.requests import Candidates, GameAction, Sync
 from numbridge.rules.seats import SEATS
 from numbridge.service import botseat
 from numbridge.service.context import Services
@@ -22,26 +21,11 @@ from numbridge.service.observability import count
 from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.presence import online
 from numbridge.service.views import event_frame, for_viewer, state_frame
+from numbridge.service.wire_errors import wire_error
 from numbridge.store.games import GameRow
 
 # Beyond this many missed events a client gets its whole view instead.
 MAX_SYNC_EVENTS = 500
-
-
-def to_rules_action(request: act.Request) -> rules.Action:
-    match request:
-        case act.Place(cell=cell, digit=digit):
-            return rules.Place(cell=cell, digit=digit)
-        case act.Take(cell=cell, digit=digit):
-            return rules.Take(cell=cell, digit=digit)
-    simple: dict[type[act.Request], Callable[[], rules.Action]] = {
-        act.Exchange: rules.Exchange, act.Swap: rules.Swap, act.Resign: rules.Resign,
-        act.OfferDraw: rules.OfferDraw, act.AcceptDraw: rules.AcceptDraw,
-        act.DeclineDraw: rules.DeclineDraw, act.OfferAdjourn: rules.OfferAdjourn,
-        act.AcceptAdjourn: rules.AcceptAdjourn, act.Resume: rules.Resume,
-        act.Abort: rules.Abort,
-    }
-    return simple[type(request)]()
 
 
 def load(svc: Services, game_id: str, player: str) -> tuple[GameRow, rules.Seat]:
@@ -55,27 +39,22 @@ def load(svc: Services, game_id: str, player: str) -> tuple[GameRow, rules.Seat]
     raise ProtocolError("unauthorized", f"you have no seat in game {game_id!r}")
 
 
-def play(svc: Services, player: str, request: act.GameRequest) -> Outcome:
+def play(svc: Services, player: str, request: GameAction) -> Outcome:
     """Apply a move (or resign, offer, resume...) for the player who sent it."""
-    action = to_rules_action(request)
     row, seat = load(svc, request.game, player)
     state = rules.GameState.from_dict(row.state)
     now = svc.clock()
-    # A deadline that has passed is applied first, whether or not the action stands.
-    due = rules.advance(state, now, svc.rng)
     try:
-        moved = rules.apply(due.state, seat, action, now, svc.rng)
-    except rules.RulesError as exc:
-        err = ProtocolError.of(exc.code, str(exc))
-        if not due.events:
-            raise err from exc
-        return transition(svc, row, state, due, now, [_error(request.id, err)])
-    change = rules.Transition(moved.state, due.events + moved.events)
+        change = rules.apply(state, seat, request.action, now, svc.rng)
+    except rules.RulesError as refused:
+        if refused.due is None:
+            raise
+        # What was due (a timeout, a loss on time) stands; the action does not.
+        err = wire_error(refused)
+        assert err is not None
+        reply = error_frame(request.id, err.code, err.message)
+        return transition(svc, row, state, refused.due, now, [reply])
     return transition(svc, row, state, change, now, [ack_frame(request.id)])
-
-
-def _error(request_id: str, err: ProtocolError) -> dict[str, Any]:
-    return error_frame(request_id, err.code, err.message)
 
 
 def transition(svc: Services, row: GameRow, before: rules.GameState,
@@ -135,7 +114,7 @@ def advance(svc: Services, game_id: str, timer_v: int | None = None) -> Outcome:
     return transition(svc, row, state, due, now)
 
 
-def sync(svc: Services, player: str, request: act.Sync) -> Outcome:
+def sync(svc: Services, player: str, request: Sync) -> Outcome:
     row, seat = load(svc, request.game, player)
     state = rules.GameState.from_dict(row.state)
     now = svc.clock()
@@ -159,12 +138,9 @@ def sync(svc: Services, player: str, request: act.Sync) -> Outcome:
     return Outcome(replies, due.pushes, due.writes, due.timers, due.bots)
 
 
-def candidates(svc: Services, player: str, request: act.Candidates) -> Outcome:
+def candidates(svc: Services, player: str, request: Candidates) -> Outcome:
     row, seat = load(svc, request.game, player)
     state = rules.GameState.from_dict(row.state)
-    try:
-        cells = rules.candidates(state, seat, request.digit)
-    except rules.RulesError as exc:
-        raise ProtocolError.of(exc.code, str(exc)) from exc
+    cells = rules.candidates(state, seat, request.digit)
     return Outcome([{"type": "candidates", "id": request.id, "game": request.game,
                      "digit": request.digit, "cells": [list(c) for c in cells]}])

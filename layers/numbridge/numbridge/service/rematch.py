@@ -14,7 +14,7 @@ from typing import Any
 
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame
-from numbridge.protocol import actions as act
+from numbridge.protocol import requests as req
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.lobby import deal_game  # the one path to python-sat
@@ -42,7 +42,7 @@ def _pushed(kind: str, state: rules.GameState, seat: rules.Seat,
     return [(state.players[s], [frame]) for s in SEATS]
 
 
-def offer_rematch(svc: Services, player: str, request: act.OfferRematch) -> Outcome:
+def offer_rematch(svc: Services, player: str, request: req.OfferRematch) -> Outcome:
     state, seat = _finished(svc, player, request.game, "offer_rematch")
     offer = svc.rematches.get(request.game)
     if offer is None:
@@ -53,13 +53,13 @@ def offer_rematch(svc: Services, player: str, request: act.OfferRematch) -> Outc
     raise ProtocolError("illegal", f"offer_rematch: {_standing(offer, player)}")
 
 
-def accept_rematch(svc: Services, player: str, request: act.AcceptRematch) -> Outcome:
+def accept_rematch(svc: Services, player: str, request: req.AcceptRematch) -> Outcome:
     state, seat = _finished(svc, player, request.game, "accept_rematch")
     offer = _opponents_offer(svc, request.game, player, "accept_rematch")
     return _accept(svc, state, seat, offer, request.id)
 
 
-def decline_rematch(svc: Services, player: str, request: act.DeclineRematch) -> Outcome:
+def decline_rematch(svc: Services, player: str, request: req.DeclineRematch) -> Outcome:
     state, seat = _finished(svc, player, request.game, "decline_rematch")
     offer = _opponents_offer(svc, request.game, player, "decline_rematch")
     return Outcome([ack_frame(request.id)], _pushed("rematch_declined", state, seat),

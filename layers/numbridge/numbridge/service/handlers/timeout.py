@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from numbridge.service import context as ctx
-from numbridge.service.dispatch import on_sweep, on_timer_messages
+from numbridge.service.deadlines import on_sweep, on_timer_messages
 from numbridge.service.handlers.entry import lambda_entry
 
 

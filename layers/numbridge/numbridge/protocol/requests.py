@@ -1,0 +1,288 @@
+"""Client → server frames: the club's requests declared here, the game's actions in
+``numbridge.rules.actions`` — each once; the wire form of both follows from them.
+
+A request is a frozen dataclass: its fields are the frame's fields (checked by
+:mod:`.shapes`), ``name`` its ``action``, ``function`` the Lambda function
+that serves it (the template's routes are generated from it:
+``tools/routes.py``), ``once`` whether it changes something and so is applied
+at most once per (player, id). A game action arrives as a :class:`GameAction`
+that carries the rules' own action value, so nothing translates it again.
+
+``read_request`` turns a raw frame into a typed request, reading it once, or
+raises a :class:`~numbridge.protocol.wire.FrameRefused` (``malformed`` or
+``unknown_action``) that keeps the request id when it could be read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
+
+from numbridge.club.proposals import ProposalChoices
+from numbridge.protocol.shapes import AtLeast, Doc, ShapeError, Text, fields_of, read_fields
+from numbridge.protocol.wire import FrameRefused, load_object
+from numbridge.rules import actions as game
+from numbridge.rules.seats import Variant
+
+RequestId = Annotated[str, Text(1, 64)]
+Name = Annotated[str, Text(1, 64)]
+Cursor = Annotated[str, Text(1, 1024), Doc("the `next` of the previous page")]
+Function = Literal["lobby", "deal", "move"]
+# Every request declared below, by name (filled as each class is defined).
+CLUB_REQUESTS: dict[str, type[Request]] = {}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Request:
+    """Fields every client frame carries."""
+
+    name: ClassVar[str]
+    function: ClassVar[Function] = "lobby"
+    once: ClassVar[bool] = False
+    id: RequestId
+    # The fields the frame held (an omitted field and its default can mean different
+    # things); not a field of the frame itself.
+    sent: frozenset[str] = dataclasses.field(
+        default=frozenset(), compare=False, repr=False, metadata={"wire": False})
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Declaring a request with a name is all it takes to make it one.
+        super().__init_subclass__(**kwargs)
+        if isinstance(cls.__dict__.get("name"), str):
+            CLUB_REQUESTS[cls.__dict__["name"]] = cls
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRequest(Request):
+    game: Name
+
+
+# --- lobby and archive -------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rooms(Request):
+    """The rooms and their settings."""
+
+    name = "rooms"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Propose(Request, ProposalChoices):
+    """Open a proposal in a room (or, with `bot`, deal at once against the bot)."""
+
+    name = "propose"
+    once = True
+    room: Name
+    bot: Annotated[Literal["easy", "normal", "strong"] | None, Doc(
+        "deal at once against the bot `bot-LEVEL` (always unrated: `rated` may be "
+        "omitted or false); no open proposal")] = None
+
+    @property
+    def choices(self) -> ProposalChoices:
+        return ProposalChoices(**{f.name: getattr(self, f.name)
+                                  for f in dataclasses.fields(ProposalChoices)})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Proposals(Request):
+    """The open proposals, newest first (of one room, or all)."""
+
+    name = "proposals"
+    room: Name | None = None
+    after: Cursor | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Withdraw(Request):
+    """Withdraw your open proposal."""
+
+    name = "withdraw"
+    once = True
+    proposal: Name
+
+
+@dataclass(frozen=True, kw_only=True)
+class Accept(Request):
+    """Accept an open proposal: the game is dealt and both players get its `state`."""
+
+    name = "accept"
+    function = "deal"
+    once = True
+    proposal: Name
+
+
+@dataclass(frozen=True, kw_only=True)
+class Games(Request):
+    """Your games, newest first."""
+
+    name = "games"
+    after: Cursor | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Record(GameRequest):
+    """A finished game's record from the archive (solution included)."""
+
+    name = "record"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Leaderboard(Request):
+    """The ratings of a variant, best first."""
+
+    name = "leaderboard"
+    variant: Variant
+    after: Cursor | None = None
+
+
+# --- in game -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameAction(GameRequest):
+    """One of the game's actions (``numbridge.rules.actions``) on a game."""
+
+    function = "move"
+    once = True
+    action: game.Action
+
+    @property
+    def name(self) -> str:  # type: ignore[override]  # the action's own name
+        return self.action.name
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sync(GameRequest):
+    """The events after `v` (or the whole view): how a client catches up."""
+
+    name = "sync"
+    function = "move"
+    v: Annotated[int, AtLeast(0)] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Candidates(GameRequest):
+    """The empty cells where a digit may still go (where the room allows highlighting)."""
+
+    name = "candidates"
+    function = "move"
+    digit: int
+
+
+# --- after a game: rematch ------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class OfferRematch(GameRequest):
+    """Offer a rematch of a finished game (offering back accepts the opponent's offer)."""
+
+    name = "offer_rematch"
+    function = "deal"
+    once = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class AcceptRematch(GameRequest):
+    """Accept the opponent's rematch offer: a new game, same room and options,
+    colours swapped; both players get its `state`."""
+
+    name = "accept_rematch"
+    function = "deal"
+    once = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeclineRematch(GameRequest):
+    """Decline the opponent's rematch offer (the offerer is told)."""
+
+    name = "decline_rematch"
+    function = "move"
+    once = True
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How one ``action`` is read: the request it becomes, and for a game action
+    the rules' class that holds its fields."""
+
+    name: str
+    request: type[Request]
+    game_action: type[game.Action] | None = None
+
+    @property
+    def shapes(self) -> tuple[type, ...]:
+        """The dataclasses whose fields the frame carries (besides ``action``)."""
+        if self.game_action is None:
+            return (self.request,)
+        return (GameRequest, self.game_action)
+
+
+KINDS: dict[str, Kind] = {
+    **{name: Kind(name, r) for name, r in CLUB_REQUESTS.items()},
+    **{a.name: Kind(a.name, GameAction, a) for a in game.ACTION_TYPES},
+}
+ACTION_NAMES: frozenset[str] = frozenset(KINDS)
+
+
+def kind_of(request: Request) -> Kind:
+    return KINDS[request.name]
+
+
+def read_request(body: object) -> Request:
+    """The request in one frame, read once (see :mod:`.wire` for the limits).
+
+    Raises :class:`FrameRefused` (``malformed`` or ``unknown_action``) carrying
+    the frame's id whenever it could be read.
+    """
+    frame, rid = load_object(body)
+    name = frame.get("action")
+    if not isinstance(name, str):
+        raise FrameRefused("malformed", "the frame has no string 'action'", rid)
+    kind = KINDS.get(name)
+    if kind is None:
+        raise FrameRefused("unknown_action", f"unknown action {name[:64]!r}", rid)
+    try:
+        return _build(kind, frame)
+    except ShapeError as exc:
+        raise FrameRefused("malformed", f"{name}: {exc}", rid) from None
+
+
+def _build(kind: Kind, frame: Mapping[str, object]) -> Request:
+    sent = frozenset(frame)
+    if kind.game_action is None:
+        fields = read_fields(kind.request, frame, frozenset({"action"}))
+        return kind.request(**fields, sent=sent)  # type: ignore[arg-type]
+    envelope, body = (frozenset(f.name for f in fields_of(c)) for c in kind.shapes)
+    problems = [f"unknown field {k[:64]!r}" for k in frame
+                if k not in envelope and k not in body and k != "action"]
+    parts: list[dict[str, object]] = []
+    for shape, own in ((GameRequest, envelope), (kind.game_action, body)):
+        try:
+            parts.append(read_fields(shape, frame, frozenset(frame) - own))
+        except ShapeError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise ShapeError("; ".join(problems[:5]))
+    head, fields = parts
+    return GameAction(**head, action=kind.game_action(**fields),  # type: ignore[arg-type]
+                      sent=sent)
+
+
+def as_frame(request: Request) -> dict[str, Any]:
+    """The request as the frame that would send it: ``game`` and ``action`` first, then
+    its fields in their declared order, defaults written out (a stable form to hash)."""
+    out: dict[str, Any] = {}
+    if isinstance(request, GameRequest):
+        out["game"] = request.game
+    out["action"] = request.name
+    source: object = request.action if isinstance(request, GameAction) else request
+    for f in dataclasses.fields(source):  # type: ignore[arg-type]
+        if f.name in ("id", "game") or not f.metadata.get("wire", True):
+            continue
+        value = getattr(source, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    out["id"] = request.id
+    return out

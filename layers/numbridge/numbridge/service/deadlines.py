@@ -1,0 +1,71 @@
+"""Deadlines that fell: the timer queue's messages and the once-a-minute sweep.
+
+Each game on its own: a game that fails is counted and left to a retry (SQS)
+or to the next sweep, and the others go on.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from typing import Any
+
+from numbridge.service import play
+from numbridge.service.commit import deliver, settle
+from numbridge.service.context import Services
+from numbridge.service.observability import count, logger
+
+
+def on_timer_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
+    """SQS batch of per-turn timers: ``{"game", "v", "deadline_ms"}`` each.
+
+    Each game on its own: a game that fails is reported back for SQS to retry
+    (the dead-letter queue ends a poisoned one; the sweep is the backstop) and
+    the other messages of the batch go on.
+    """
+    failures = []
+    for record in event.get("Records", []):
+        timer = _timer(record)
+        if timer is None:
+            continue
+        game_id, v = timer
+        if not _advance_isolated(svc, game_id, v):
+            failures.append({"itemIdentifier": record["messageId"]})
+    return {"batchItemFailures": failures}
+
+
+def on_sweep(svc: Services) -> dict[str, Any]:
+    """The once-a-minute backstop: every game whose deadline has passed, each on its own."""
+    due = svc.games.due(svc.clock())
+    failed = sum(1 for game_id in due if not _advance_isolated(svc, game_id))
+    return {"advanced": len(due) - failed, **({"failed": failed} if failed else {})}
+
+
+def _timer(record: Any) -> tuple[str, int] | None:
+    """The game and version a timer message names; None (logged, dropped) if unreadable:
+    no retry can make it readable."""
+    try:
+        body = json.loads(record["body"])
+        game_id, v = body["game"], body["v"]
+        if isinstance(game_id, str) and type(v) is int:
+            return game_id, v
+    except (KeyError, TypeError, ValueError):
+        pass
+    logger.error("unreadable timer message", extra={"message_id": _message_id(record)})
+    count("TimerMessagesUnreadable")
+    return None
+
+
+def _message_id(record: Any) -> object:
+    return record.get("messageId") if isinstance(record, dict) else None
+
+
+def _advance_isolated(svc: Services, game_id: str, timer_v: int | None = None) -> bool:
+    """Advance one game and push its events; a failure is logged and counted, not raised."""
+    try:
+        deliver(svc, settle(svc, partial(play.advance, svc, game_id, timer_v)))
+    except Exception:
+        logger.exception("advancing a game failed", extra={"game": game_id})
+        count("GameAdvanceFailures")
+        return False
+    return True
