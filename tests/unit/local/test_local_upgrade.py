@@ -8,7 +8,7 @@ from typing import Any
 
 from numbridge.local.upgrade import import_snapshot
 from numbridge.store import keys
-from numbridge.store.club import Proposals, Ratings
+from numbridge.store.club import Proposals, Ratings, StoredRating
 from numbridge.store.dynamodb import to_item
 from numbridge.store.games import Games
 from numbridge.store.sqlite import SqliteStore
@@ -53,7 +53,7 @@ def test_an_old_snapshot_is_imported_once_and_nothing_a_player_did_is_lost(
         assert games.deadlines() == [("g-1", 3, 1_796_000_045_000)]
         assert [p["id"] for p in Proposals(store).in_room("bridge")[0]] == ["p-1"]
         assert Ratings(store).leaderboard("bridge")[0] == [
-            {"name": "ana", "games": 1, "rating": 1500.0, "rd": 350.0, "volatility": 0.06}]
+            StoredRating("ana", 1, 1, rating=1500.0, rd=350.0, volatility=0.06)]
         assert store.get("CONN#c1=", "CONN") is None  # no socket outlives a restart
         assert store.get("PLAYER#ana", "CONN#c1=") is None
         assert not (tmp_path / "snapshot.json").exists()

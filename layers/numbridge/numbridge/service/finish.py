@@ -64,7 +64,7 @@ def _rating_writes(svc: Services, state: rules.GameState,
     variant = state.options.variant
     stored = {seat: svc.ratings.get(state.players[seat], variant) for seat in SEATS}
     before = {
-        seat: Rating(row["rating"], row["rd"], row["volatility"]) if row else Rating()
+        seat: Rating(row.rating, row.rd, row.volatility) if row else Rating()
         for seat, row in stored.items()
     }
     new_blue, new_red = rate_game(before["blue"], before["red"], _score_blue(state.result))
@@ -76,8 +76,8 @@ def _rating_writes(svc: Services, state: rules.GameState,
         writes.append(Ratings.put_write(
             state.players[seat], variant,
             {"rating": new.rating, "rd": new.rd, "volatility": new.volatility},
-            games=(row["games"] if row else 0) + 1,
-            expected_rv=row["rv"] if row else None, provisional=is_provisional(new),
+            games=(row.games if row else 0) + 1,
+            expected_rv=row.rv if row else None, provisional=is_provisional(new),
         ))
         extras[seat]["rating"] = {
             "before": round(before[seat].rating, 1), "after": round(new.rating, 1),

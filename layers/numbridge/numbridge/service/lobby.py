@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any
 
 from numbridge import rules
 from numbridge.club.proposals import ProposalChoices, seat_players
@@ -21,7 +20,13 @@ from numbridge.service.observability import MetricUnit, count, logger, measure
 from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.presence import online
 from numbridge.service.views import state_frame
-from numbridge.store.club import PROPOSALS_PER_PLAYER, Proposals, StoredProposal, lapsed
+from numbridge.store.club import (
+    PROPOSALS_PER_PLAYER,
+    ProposalDoc,
+    Proposals,
+    StoredProposal,
+    lapsed,
+)
 from numbridge.store.port import Write
 
 
@@ -29,7 +34,7 @@ def rooms(svc: Services, player: str, request: req.Rooms) -> Outcome:
     return Outcome([{"type": "rooms", "id": request.id, "rooms": svc.rooms.to_public()}])
 
 
-def _stored_choices(proposal: dict[str, Any]) -> ProposalChoices:
+def _stored_choices(proposal: ProposalDoc) -> ProposalChoices:
     return ProposalChoices(
         blocks=proposal["blocks"], clues=proposal["clues"],
         highlighting=proposal["highlighting"], rated=proposal["rated"],
@@ -47,7 +52,7 @@ def propose(svc: Services, player: str, request: req.Propose) -> Outcome:
         raise ProtocolError("illegal", f"at most {PROPOSALS_PER_PLAYER} open proposals each: "
                                        "withdraw one (each lapses an hour after it was made)")
     free = min(set(range(PROPOSALS_PER_PLAYER)) - open_slots)
-    proposal = {
+    proposal: ProposalDoc = {
         "id": f"p-{uuid.uuid4().hex[:12]}", "room": room.id, "by": player,
         "variant": options.variant, "blocks": options.blocks, "clues": options.clues,
         "highlighting": options.highlighting, "rated": options.rated,
@@ -172,8 +177,9 @@ def leaderboard(svc: Services, player: str, request: req.Leaderboard) -> Outcome
         lambda limit, after: svc.ratings.leaderboard(request.variant, limit=limit,
                                                      after=after),
         request.after)
-    players = [{**row, "provisional": is_provisional(Rating(row["rating"], row["rd"],
-                                                            row["volatility"]))}
+    players = [{"name": row.name, "games": row.games, "rating": row.rating, "rd": row.rd,
+                "volatility": row.volatility,
+                "provisional": is_provisional(Rating(row.rating, row.rd, row.volatility))}
                for row in rows]
     return Outcome([{"type": "leaderboard", "id": request.id, "variant": request.variant,
                      "players": players, "next": following}])

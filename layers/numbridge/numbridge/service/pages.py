@@ -12,7 +12,7 @@ import base64
 import binascii
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeVar
 
 from numbridge.protocol import ProtocolError
 from numbridge.store.port import BadCursor
@@ -20,7 +20,8 @@ from numbridge.store.port import BadCursor
 PAGE_SIZE = 50
 MAX_FRAME_BYTES = 32 * 1024
 
-Lister = Callable[[str, int, str | None], tuple[list[dict[str, Any]], str | None]]
+Row = TypeVar("Row")
+Lister = Callable[[str, int, str | None], tuple[list[Row], str | None]]
 
 
 def refused_cursor() -> ProtocolError:
@@ -28,8 +29,8 @@ def refused_cursor() -> ProtocolError:
                                       "of the previous page")
 
 
-def one_page(list_page: Callable[[int, str | None], tuple[list[dict[str, Any]], str | None]],
-             after: str | None) -> tuple[list[dict[str, Any]], str | None]:
+def one_page(list_page: Callable[[int, str | None], tuple[list[Row], str | None]],
+             after: str | None) -> tuple[list[Row], str | None]:
     """One page of a single list; a foreign cursor is the client's mistake."""
     try:
         return list_page(PAGE_SIZE, after)
@@ -37,12 +38,12 @@ def one_page(list_page: Callable[[int, str | None], tuple[list[dict[str, Any]], 
         raise refused_cursor() from exc
 
 
-def across(scopes: Sequence[str], list_page: Lister, after: str | None,
-           keep: Callable[[dict[str, Any]], bool] = lambda _: True,
-           ) -> tuple[list[dict[str, Any]], str | None]:
+def across(scopes: Sequence[str], list_page: Lister[Row], after: str | None,
+           keep: Callable[[Row], bool] = lambda _: True,
+           ) -> tuple[list[Row], str | None]:
     """One page of several lists read one after another (``scopes`` in order)."""
     start, cursor = _decode(after, scopes)
-    found: list[dict[str, Any]] = []
+    found: list[Row] = []
     for index in range(start, len(scopes)):
         scope = scopes[index]
         try:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from numbridge.store import keys
 from numbridge.store.port import Absent, Delete, Equals, KeyRange, Present, Put, Store, Write
+
+if TYPE_CHECKING:
+    from numbridge.rules.seats import BlockKind, Variant
 
 RATING_FIELDS = ("rating", "rd", "volatility")
 
@@ -25,13 +28,40 @@ class Slot:
     expires_ms: int
 
 
+class ProposalDoc(TypedDict):
+    """An open proposal, as stored and as the clients see it."""
+
+    id: str
+    room: str
+    by: str
+    variant: Variant
+    blocks: BlockKind
+    clues: int
+    highlighting: bool
+    rated: bool
+    colour: Literal["blue", "red", "random"]
+    created_ms: int
+
+
 @dataclass(frozen=True)
 class StoredProposal:
-    proposal: dict[str, Any]  # as the clients see it
+    proposal: ProposalDoc
     slot: int | None  # None: made before proposals held slots
 
 
-def lapsed(proposal: dict[str, Any], now_ms: int) -> bool:
+@dataclass(frozen=True)
+class StoredRating:
+    """A player's Glicko-2 rating in one variant; ``rv`` versions the item."""
+
+    name: str
+    rv: int
+    games: int
+    rating: float
+    rd: float
+    volatility: float
+
+
+def lapsed(proposal: ProposalDoc, now_ms: int) -> bool:
     return bool(proposal["created_ms"] + PROPOSAL_TTL_MS <= now_ms)
 
 
@@ -43,7 +73,7 @@ class Proposals:
         self.store = store
 
     @staticmethod
-    def add_writes(proposal: dict[str, Any], slot: int, replacing: Slot | None) -> list[Write]:
+    def add_writes(proposal: ProposalDoc, slot: int, replacing: Slot | None) -> list[Write]:
         pid, room = proposal["id"], proposal["room"]
         expires_ms = proposal["created_ms"] + PROPOSAL_TTL_MS
         expires_s = expires_ms // 1000 + 1
@@ -67,11 +97,11 @@ class Proposals:
         if item is None:
             return None
         slot = item.get("slot")
-        return StoredProposal(dict(json.loads(str(item["proposal"]))),
+        return StoredProposal(json.loads(str(item["proposal"])),
                               None if slot is None else int(slot))
 
     def in_room(self, room: str, *, limit: int | None = None,
-                after: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+                after: str | None = None) -> tuple[list[ProposalDoc], str | None]:
         page = self.store.query(keys.room(room), index=True, limit=limit, after=after)
         return [json.loads(str(i["proposal"])) for i in page.items], page.next
 
@@ -113,12 +143,9 @@ class Ratings:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def get(self, player: str, variant: str) -> dict[str, Any] | None:
+    def get(self, player: str, variant: str) -> StoredRating | None:
         item = self.store.get(keys.player(player), keys.rating(variant))
-        if item is None:
-            return None
-        return {"name": player, "rv": item["rv"], "games": item["games"],
-                **{f: int(item[f"{f}_e6"]) / 1e6 for f in RATING_FIELDS}}
+        return None if item is None else _rating(item)
 
     @staticmethod
     def put_write(player: str, variant: str, rating: dict[str, float], games: int,
@@ -136,14 +163,17 @@ class Ratings:
         return Put(values, Equals({"rv": expected_rv}))
 
     def leaderboard(self, variant: str, *, limit: int | None = None,
-                    after: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
+                    after: str | None = None) -> tuple[list[StoredRating], str | None]:
         """In the leaderboard's order (established first, then by rating)."""
         page = self.store.query(keys.leaderboard(variant), index=True, limit=limit,
                                 after=after)
-        rows = [{"name": str(item["name"]), "games": item["games"],
-                 **{f: int(item[f"{f}_e6"]) / 1e6 for f in RATING_FIELDS}}
-                for item in page.items]
-        return rows, page.next
+        return [_rating(item) for item in page.items], page.next
+
+
+def _rating(item: dict[str, Any]) -> StoredRating:
+    # Floats are stored as scaled integers: exact in both stores.
+    return StoredRating(str(item["name"]), int(item["rv"]), int(item["games"]),
+                        *(int(item[f"{f}_e6"]) / 1e6 for f in RATING_FIELDS))
 
 
 class Archive:
