@@ -81,7 +81,7 @@ def machine_speed() -> float:
 
 def bench_count() -> None:
     from numbridge.puzzles import count_solutions, sat
-    from numbridge.puzzles.cli import register
+    from numbridge.puzzles.puzzle_command import register
 
     lines = [line.strip() for line in SEVENTEEN.read_text().splitlines()]
     boards = [line for line in lines if line and not line.startswith("#")]

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import numbridge.botcli.cli as bot_cli
-    import numbridge.local.cli as local_cli
-    import numbridge.puzzles.cli as puzzle_cli
+    import numbridge.botcli.bot_command as bot_cli
+    import numbridge.local.serve_command as local_cli
+    import numbridge.puzzles.puzzle_command as puzzle_cli
 
     parser = argparse.ArgumentParser(
         prog="numbridge",

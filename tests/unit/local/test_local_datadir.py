@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from numbridge.auth import verify_token
-from numbridge.local import cli
+from numbridge.local import serve_command as cli
 from numbridge.local.datadir import data_dir, token_secret
 
 

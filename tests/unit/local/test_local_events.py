@@ -19,7 +19,7 @@ from numbridge.local.aws_events import (
     scheduled_event,
     sqs_event,
 )
-from numbridge.local.events import (
+from numbridge.local.gateway_events import (
     Client,
     connect_event,
     disconnect_event,

@@ -138,7 +138,7 @@ def test_full_and_nearly_empty_extremes() -> None:
 
 def test_python_sat_is_not_imported_with_the_package() -> None:
     code = (
-        "import sys, numbridge.puzzles, numbridge.puzzles.cli, numbridge.puzzles.board;"
+        "import sys, numbridge.puzzles, numbridge.puzzles.puzzle_command, numbridge.puzzles.board;"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('pysat', 'pysolvers')"
         " or m in ('numbridge.puzzles.sat', 'numbridge.puzzles.deal')];"
         "assert not bad, bad"

@@ -20,8 +20,8 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from numbridge.local import ids
-from numbridge.local.connections import GOING_AWAY, Connection, ConnectionRegistry
-from numbridge.local.events import (
+from numbridge.local.functions import Function, Invoker
+from numbridge.local.gateway_events import (
     Client,
     Event,
     connect_event,
@@ -29,8 +29,8 @@ from numbridge.local.events import (
     message_event,
     now_ms,
 )
-from numbridge.local.functions import Function, Invoker
 from numbridge.local.routing import CONNECT, DISCONNECT, select_route
+from numbridge.local.sockets import GOING_AWAY, Connection, ConnectionRegistry
 
 log = logging.getLogger("numbridge.local")
 

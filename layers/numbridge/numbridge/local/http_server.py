@@ -8,12 +8,12 @@ from pathlib import Path
 
 from aiohttp import web
 
-from numbridge.local.connections import ConnectionRegistry
-from numbridge.local.events import STAGE
 from numbridge.local.functions import Function, Invoker
 from numbridge.local.gateway import Gateway, GatewaySettings
+from numbridge.local.gateway_events import STAGE
 from numbridge.local.management import ManagementApi
 from numbridge.local.sign_in import LocalSignIn
+from numbridge.local.sockets import ConnectionRegistry
 from numbridge.local.static import StaticClient, default_root
 
 

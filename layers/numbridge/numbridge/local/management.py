@@ -14,8 +14,8 @@ from collections.abc import Callable, Coroutine
 
 from aiohttp import web
 
-from numbridge.local.connections import Connection, ConnectionRegistry
-from numbridge.local.events import STAGE
+from numbridge.local.gateway_events import STAGE
+from numbridge.local.sockets import Connection, ConnectionRegistry
 
 log = logging.getLogger("numbridge.local")
 

@@ -32,6 +32,7 @@ from numbridge.local.aws_events import REGION
 from numbridge.local.banner import Started, banner
 from numbridge.local.bots import LocalBotTurns
 from numbridge.local.datadir import data_dir, token_secret
+from numbridge.local.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
 from numbridge.local.functions import (
     Invoker,
     repo_root,
@@ -41,7 +42,6 @@ from numbridge.local.functions import (
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
 from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
-from numbridge.local.timers import SWEEP_INTERVAL_S, DeadlineTimers
 from numbridge.service.botturns import delay_ms_from
 from numbridge.service.context import Services
 

@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from numbridge.auth import DEFAULT_TTL_S, issue_token
-from numbridge.local.events import STAGE
+from numbridge.local.gateway_events import STAGE
 from numbridge.names import check_player_name
 
 PATH = f"/{STAGE}/token"

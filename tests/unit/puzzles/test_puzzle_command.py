@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from numbridge.cli import main as numbridge_main
-from numbridge.puzzles import cli
+from numbridge.puzzles import puzzle_command as cli
 from numbridge.rules.geometry import Layout
 from puzzles_helpers import count_backtracking, satisfies_units
 
