@@ -1,8 +1,13 @@
-"""The WebSocket protocol: client actions, server frames, error codes."""
+"""The WebSocket protocol: client actions, server frames, error codes.
+
+Rendering frames (:mod:`.render`) is plain Python; the models of the frames the
+server sends (:mod:`.frames`, :mod:`.event_frames`) are for the tests' checks and
+the AsyncAPI document, and are imported only there.
+"""
 
 from numbridge.protocol.actions import ClientAction, parse_action, peek, read_request
 from numbridge.protocol.errors import ERROR_CODES, ErrorCode, ProtocolError
-from numbridge.protocol.frames import ack_frame, error_frame, frame, validate_frame
+from numbridge.protocol.render import ack_frame, error_frame
 from numbridge.protocol.wire import FrameRefused
 
 __all__ = [
@@ -13,9 +18,7 @@ __all__ = [
     "ProtocolError",
     "ack_frame",
     "error_frame",
-    "frame",
     "parse_action",
     "peek",
     "read_request",
-    "validate_frame",
 ]

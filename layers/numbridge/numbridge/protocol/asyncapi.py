@@ -12,7 +12,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from numbridge.protocol import actions, events, frames
+from numbridge.protocol import actions, event_frames, frames
+from numbridge.protocol.schemas import JsonSchema
 
 REF = "#/components/schemas/{model}"
 
@@ -22,17 +23,24 @@ def _action_name(model: type[BaseModel]) -> str:
     return str(schema["properties"]["action"]["const"])
 
 
+def _summary(model: type[BaseModel]) -> str | None:
+    """The first paragraph of a model's own docstring (an event's is its definition's)."""
+    doc = model.__doc__
+    return " ".join(doc.strip().split("\n\n")[0].split()) if doc else None
+
+
 def document() -> dict[str, Any]:
     client: list[type[BaseModel]] = list(actions.ALL_ACTIONS)
     server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, *frames.PUSHED,
-                                     *events.EVENTS]
-    _, top = models_json_schema([(m, "validation") for m in client + server], ref_template=REF)
+                                     *event_frames.EVENTS]
+    _, top = models_json_schema([(m, "validation") for m in client + server], ref_template=REF,
+                                schema_generator=JsonSchema)
     messages: dict[str, Any] = {}
     for model in client:
         name = _action_name(model)
         messages[name] = {
             "name": name, "title": f"{name} (client → server)",
-            "summary": (model.__doc__ or "").strip().splitlines()[0] if model.__doc__ else name,
+            "summary": _summary(model) or name,
             "payload": {"$ref": REF.format(model=model.__name__)},
         }
     for model in server:
@@ -41,6 +49,8 @@ def document() -> dict[str, Any]:
             "name": model.__name__, "title": f"{model.__name__} (server → client)",
             "payload": {"$ref": REF.format(model=model.__name__)},
         }
+        if _summary(model):
+            messages[name]["summary"] = _summary(model)
     channel_messages = {k: {"$ref": f"#/components/messages/{k}"} for k in messages}
     return {
         "asyncapi": "3.0.0",

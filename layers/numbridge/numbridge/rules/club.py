@@ -26,10 +26,20 @@ from .actions import (
     Resume,
     describe,
 )
+from .counts import SeatClocks
 from .draft import Draft
 from .errors import IllegalAction
+from .events import (
+    Adjourned,
+    AdjournOffered,
+    DrawDeclined,
+    DrawOffered,
+    EventBody,
+    Resumed,
+    ResumeRequested,
+)
 from .flow import finish
-from .seats import SEATS, Seat, other
+from .seats import Seat, other
 from .state import RecordEntry, Result
 from .views import turn_summary
 
@@ -47,6 +57,9 @@ def resign(d: Draft, seat: Seat, action: Resign, now_ms: int) -> None:
 
 
 _OFFER_NOUN = {"draw": "a draw", "adjourn": "an adjournment"}
+_OFFERED: dict[str, Callable[[Seat], EventBody]] = {
+    "draw": DrawOffered, "adjourn": AdjournOffered,
+}
 
 
 def _offer(d: Draft, seat: Seat, kind: str, what: str, accept: Callable[[], None]) -> None:
@@ -58,7 +71,7 @@ def _offer(d: Draft, seat: Seat, kind: str, what: str, accept: Callable[[], None
         accept()
         return
     d.offers[kind] = seat
-    d.emit(f"{kind}_offered", {"seat": seat})
+    d.emit(_OFFERED[kind](seat))
 
 
 def offer_draw(d: Draft, seat: Seat, action: OfferDraw, now_ms: int) -> None:
@@ -81,7 +94,7 @@ def accept_draw(d: Draft, seat: Seat, action: AcceptDraw, now_ms: int) -> None:
 def decline_draw(d: Draft, seat: Seat, action: DeclineDraw, now_ms: int) -> None:
     _check_offer(d, seat, "draw", describe(action))
     d.offers["draw"] = None
-    d.emit("draw_declined", {"seat": seat})
+    d.emit(DrawDeclined(seat))
 
 
 def offer_adjourn(d: Draft, seat: Seat, action: OfferAdjourn, now_ms: int) -> None:
@@ -107,10 +120,7 @@ def adjourn(d: Draft, seat: Seat, at_ms: int, *, auto: bool = False) -> None:
     d.offers["adjourn"] = None
     d.resume = {"blue": False, "red": False}
     d.note(RecordEntry(seat=seat, action="auto_adjourn" if auto else "adjourn", at_ms=at_ms))
-    data: dict[str, object] = {"seat": seat, "clock_ms": {s: d.clocks[s] for s in SEATS}}
-    if auto:
-        data["auto"] = True
-    d.emit("adjourned", data)
+    d.emit(Adjourned(seat, SeatClocks.of(lambda s: d.clocks[s]), auto=auto))
 
 
 def resume(d: Draft, seat: Seat, action: Resume, now_ms: int) -> None:
@@ -121,11 +131,11 @@ def resume(d: Draft, seat: Seat, action: Resume, now_ms: int) -> None:
         raise IllegalAction(f"{what}: you have already asked to resume")
     if not d.resume[other(seat)]:
         d.resume[seat] = True
-        d.emit("resume_requested", {"seat": seat})
+        d.emit(ResumeRequested(seat))
         return
     d.resume = {"blue": False, "red": False}
     d.status = "playing"
     d.turn_started = now_ms
     d.note(RecordEntry(seat=seat, action="resume", at_ms=now_ms))
-    d.emit("resumed", {"seat": seat})
-    d.emit("turn", turn_summary(d.freeze(), now_ms))
+    d.emit(Resumed(seat))
+    d.emit(turn_summary(d.freeze(), now_ms))
