@@ -26,8 +26,9 @@ from typing import Any
 
 from harness import Conn, LambdaContext, World, function, load_event
 from hypothesis import strategies as st
-from numbridge.protocol import FrameRefused, validate_frame
+from numbridge.protocol import FrameRefused
 from numbridge.protocol import actions as act
+from numbridge.protocol.frames import validate_frame
 from numbridge.protocol.wire import MAX_FRAME_BYTES, load_object
 from numbridge.service.dispatch import MessageHandler
 from numbridge.service.outcome import Outcome

@@ -12,8 +12,6 @@ import dataclasses
 import random
 
 import pytest
-from numbridge.rules.counts import SeatClocks
-from numbridge.rules.events import Adjourned
 from numbridge.rules import (
     Exchange,
     GameState,
@@ -27,6 +25,8 @@ from numbridge.rules import (
     catchup,
     next_deadline,
 )
+from numbridge.rules.counts import SeatClocks
+from numbridge.rules.events import Adjourned
 from rules_helpers import arrange, check_tiles, deal, play_correct, roundtrip
 
 # A commit holds the state, the events and a few status items: DynamoDB allows 100.

@@ -6,9 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from numbridge.rules.counts import SeatClocks
-from numbridge.rules.events import Adjourned, Finished
-from numbridge.rules.state import Result
 from numbridge.rules import (
     AcceptAdjourn,
     Exchange,
@@ -23,6 +20,9 @@ from numbridge.rules import (
     next_deadline,
     player_view,
 )
+from numbridge.rules.counts import SeatClocks
+from numbridge.rules.events import Adjourned, Finished
+from numbridge.rules.state import Result
 from rules_helpers import deal, play_correct
 
 

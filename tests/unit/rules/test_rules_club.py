@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from numbridge.rules.events import DrawDeclined, DrawLapsed
 from numbridge.rules import (
     AcceptAdjourn,
     AcceptDraw,
@@ -21,6 +20,7 @@ from numbridge.rules import (
     archive_record,
     player_view,
 )
+from numbridge.rules.events import DrawDeclined, DrawLapsed
 from rules_helpers import deal, play_correct, play_mistake, wrong_cell_for
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from numbridge.rules.counts import BlockCounts
 from numbridge.rules import Board, GameOver, GameState, Place, Take, apply, archive_record, new_game
+from numbridge.rules.counts import BlockCounts
 from numbridge.rules.goals import block_table, connection, touches
 from numbridge.rules.seats import Seat
 from rules_helpers import arrange, deal, idx

@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from numbridge.rules.counts import SeatCounts
-from numbridge.rules.events import Exchanged, Hand, Mistake, Placed, Taken
 from numbridge.rules import (
     Exchange,
     GameState,
@@ -16,6 +14,8 @@ from numbridge.rules import (
     apply,
     player_view,
 )
+from numbridge.rules.counts import SeatCounts
+from numbridge.rules.events import Exchanged, Hand, Mistake, Placed, Taken
 from rules_helpers import (
     arrange,
     check_board,

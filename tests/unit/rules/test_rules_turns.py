@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from numbridge.rules.counts import BlockCounts
-from numbridge.rules.events import Passed, Swapped, Timeout
 from numbridge.rules import (
     GameState,
     IllegalAction,
@@ -21,6 +19,8 @@ from numbridge.rules import (
     player_view,
     spectator_view,
 )
+from numbridge.rules.counts import BlockCounts
+from numbridge.rules.events import Passed, Swapped, Timeout
 from numbridge.rules.seats import Seat
 from rules_helpers import (
     arrange,

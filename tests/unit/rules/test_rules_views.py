@@ -6,7 +6,6 @@ import json
 import random
 
 import pytest
-from numbridge.rules.plain import plain
 from numbridge.rules import (
     AcceptAdjourn,
     Exchange,
@@ -28,6 +27,7 @@ from numbridge.rules import (
     player_view,
     spectator_view,
 )
+from numbridge.rules.plain import plain
 from rules_helpers import (
     EXTRA_KEYS,
     PROTOCOL_KEYS,
