@@ -88,7 +88,7 @@ class Swapped(EventBody):
 
 @dataclass(frozen=True)
 class Timeout(EventBody):
-    """The move limit passed: the move (in Domains the rest of the pair) is lost."""
+    """The move limit passed: the move (Domains: the rest of the pair) is lost, the hand refills."""
 
     kind: ClassVar[str] = "timeout"
     seat: Seat
