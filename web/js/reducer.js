@@ -81,7 +81,15 @@ function setOffer(view, kind, seat) {
 function stopPlay(view) {
   view.turn = null;
   view.deadline_ms = null;
+  closeSwap(view);
+}
+
+// The pie rule: `swap_open` says whether the player to move may swap, `swap_available`
+// whether this viewer may (a spectator's: as `swap_open`). A view has them only in Bridge
+// and Blitz; `swap_open` only from servers that send it.
+function closeSwap(view) {
   if ('swap_available' in view) view.swap_available = false;
+  if ('swap_open' in view) view.swap_open = false;
 }
 
 const HANDLERS = {
@@ -96,7 +104,7 @@ const HANDLERS = {
   taken: own,
   swapped(view, ev) {
     own(view, ev);
-    view.swap_available = false;
+    closeSwap(view);
   },
   timeouts(view, ev) {
     // A long absence folded by the server: every turn it stands for still counts.
@@ -115,10 +123,11 @@ const HANDLERS = {
     forEachSeat(view, 'mistakes', ev.mistakes);
     if ('moves_left_in_pair' in ev) view.moves_left_in_pair = ev.moves_left_in_pair;
     if ('block_table' in ev) view.block_table = { ...ev.block_table };
-    if ('swap_available' in ev) {
-      // The event says whether the player to move may swap; a player's own view says
-      // whether they may (a spectator's: whether red may).
-      view.swap_available = Boolean(ev.swap_available) && (!('you' in view) || ev.turn === view.you);
+    if ('swap_open' in ev || 'swap_available' in ev) {
+      // Servers before `swap_open` sent the same as `swap_available`.
+      const open = Boolean('swap_open' in ev ? ev.swap_open : ev.swap_available);
+      if ('swap_open' in view) view.swap_open = open;
+      view.swap_available = open && (!('you' in view) || ev.turn === view.you);
     }
     if (view.status === 'adjourned') view.status = 'playing';
   },

@@ -111,6 +111,20 @@ test('swap_available: for the player to move only; a spectator sees whether red 
   assert.equal(applyEvent(spectator, turn).swap_available, true);
 });
 
+test('swap_open: the player to move may swap, in every view; swap_available stays the viewer\'s', () => {
+  const turn = ev('turn', 11, { turn: 'red', deadline_ms: 1, now_ms: 1, swap_available: true, swap_open: true });
+  const blue = applyEvent(bridgeView({ you: 'blue', swap_available: false, swap_open: false }), turn);
+  assert.equal(blue.swap_open, true);
+  assert.equal(blue.swap_available, false);
+  const red = applyEvent(bridgeView({ swap_open: false }), turn);
+  assert.equal(red.swap_open, true);
+  assert.equal(red.swap_available, true);
+  const swapped = applyEvent(red, ev('swapped', 12, { seat: 'red', cell: [0, 1] }));
+  assert.equal(swapped.swap_open, false);
+  assert.equal(swapped.swap_available, false);
+  assert.equal('swap_open' in applyEvent(bridgeView(), turn), false, 'an older view keeps its shape');
+});
+
 test('timeout and passed are turns; timeouts counts every turn it folds', () => {
   let view = applyEvent(bridgeView(), ev('timeout', 11, { seat: 'red' }));
   view = applyEvent(view, ev('passed', 12, { seat: 'blue' }));

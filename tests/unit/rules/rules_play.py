@@ -41,6 +41,7 @@ from numbridge.rules import (
     spectator_view,
 )
 from numbridge.rules.goals import block_table, connection
+from numbridge.rules.plain import plain
 from numbridge.rules.seats import SEATS, Seat
 from rules_helpers import (
     EXTRA_KEYS,
@@ -74,7 +75,7 @@ EVENT_KINDS = {
     "finished",
 }
 VIEW_KEYS = PROTOCOL_KEYS | EXTRA_KEYS | {
-    "moves_left_in_pair", "block_table", "block_owners", "swap_available",
+    "moves_left_in_pair", "block_table", "block_owners", "swap_available", "swap_open",
 }
 
 
@@ -343,7 +344,7 @@ def check_result(s: GameState, result: dict[str, Any]) -> None:
         table = block_table(s.owners, s.board.layout)
         assert table.winner() == winner
         assert result["blocks"] == table.blocks_of(winner)
-        assert result["block_table"] == table.to_dict()
+        assert result["block_table"] == plain(table.counts())
     else:
         path = result["path"]
         assert all(s.owners[r * n + c] == mark for r, c in path)
@@ -360,15 +361,16 @@ def check_transition(before: GameState, t: Transition) -> None:
     hidden = [] if after.status == "finished" else [secrets_of(after, seat) for seat in SEATS]
     for e in t.events:
         assert e.kind in EVENT_KINDS, e.kind
-        json.dumps(e.data)
+        data = plain(e.body)
+        json.dumps(data)
         if e.kind == "hand":
-            assert e.to in SEATS and set(e.data) == {"hand"}
-            last_hand[e.to] = e.data["hand"]  # type: ignore[index]
+            assert e.to in SEATS and set(data) == {"hand"}
+            last_hand[e.to] = data["hand"]  # type: ignore[index]
         else:
             assert e.to is None
-            assert "hand" not in e.data and "solution" not in e.data and "paid_digits" not in e.data
+            assert "hand" not in data and "solution" not in data and "paid_digits" not in data
             # A public event tells neither player anything hidden after the transition.
-            assert leaks(e.data, hidden) == [], (e.kind, e.data)
+            assert leaks(data, hidden) == [], (e.kind, data)
     for seat, hand in last_hand.items():
         assert hand == list(after.hand(seat))
     for seat in SEATS:  # every change of a hand is announced to its holder
@@ -440,11 +442,11 @@ class Player:
             if kind in {"placed", "mistake", "taken", "exchanged", "swapped", "timeout",
                         "passed"}:
                 if self.turns == 0:
-                    self.first_turn_owned = (e.data["seat"] == "blue"
+                    self.first_turn_owned = (e.body.seat == "blue"
                                              and kind in {"placed", "taken"})
                 self.turns += 1
             elif kind == "timeouts":
-                count = int(e.data["count"]) + int(e.data["passes"])  # type: ignore[call-overload]
+                count = e.body.count + e.body.passes
                 if self.turns == 0 and count:
                     self.first_turn_owned = False
                 self.turns += count

@@ -23,9 +23,12 @@ from numbridge.rules import (
     player_view,
     spectator_view,
 )
+from numbridge.rules.events import Finished, Timeout
+from numbridge.rules.state import Result
 from rules_helpers import deal, free_clue, play_correct, play_mistake, roundtrip
 
 ABORTED = {"winner": None, "by": "aborted"}
+ABORT = Finished(Result(winner=None, by="aborted"))
 
 
 def rng() -> random.Random:
@@ -38,7 +41,7 @@ def test_either_player_may_abort_a_fresh_game(seat: str) -> None:
     assert player_view(s, "blue", 1_000)["abortable"] is True
     t = apply(s, seat, Abort(), 4_000, rng())  # type: ignore[arg-type]
     assert [e.kind for e in t.events] == ["finished"]
-    assert t.events[0].data == {"result": ABORTED}
+    assert t.events[0].body == ABORT
     n = roundtrip(t.state)
     assert n.status == "finished" and n.result == ABORTED and next_deadline(n) is None
     assert n.blue.clock_ms == 900_000 - 3_000  # the mover's time is charged, as on resign
@@ -94,8 +97,8 @@ def test_blues_first_move_lost_to_the_clock_aborts_the_game() -> None:
     assert advance(s, 45_999, rng()).events == ()
     t = advance(s, 10**9, rng())  # however late: the catch-up stops at the abort
     assert [e.kind for e in t.events] == ["timeout", "finished"]
-    assert t.events[0].data == {"seat": "blue"}
-    assert t.events[1].data == {"result": ABORTED}
+    assert t.events[0].body == Timeout("blue")
+    assert t.events[1].body == ABORT
     n = t.state
     assert n.result == ABORTED and n.blue.clock_ms == 900_000 - 45_000
     assert [(e.seat, e.action) for e in n.record] == [("blue", "timeout"), ("blue", "abort")]
@@ -108,7 +111,7 @@ def test_reds_first_move_lost_to_the_clock_aborts_the_game() -> None:
     s = play_correct(deal(), "blue", now=5)
     t = advance(s, 5 + 45_000, rng())
     assert [e.kind for e in t.events] == ["timeout", "finished"]
-    assert t.events[0].data == {"seat": "red"} and t.state.result == ABORTED
+    assert t.events[0].body == Timeout("red") and t.state.result == ABORTED
 
 
 def test_domains_reds_first_pair_lost_to_the_clock_aborts_the_game() -> None:

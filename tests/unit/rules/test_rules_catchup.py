@@ -25,6 +25,8 @@ from numbridge.rules import (
     catchup,
     next_deadline,
 )
+from numbridge.rules.counts import SeatClocks
+from numbridge.rules.events import Adjourned
 from rules_helpers import arrange, check_tiles, deal, play_correct, roundtrip
 
 # A commit holds the state, the events and a few status items: DynamoDB allows 100.
@@ -64,10 +66,10 @@ def test_four_turns_in_a_row_lost_to_the_clock_adjourn_a_game_without_a_game_clo
     check_versions(s, t)
     kinds = [e.kind for e in t.events]
     assert kinds.count("timeout") == 4 and kinds[-1] == "adjourned"
-    assert [e.data["seat"] for e in t.events if e.kind == "timeout"] == [
+    assert [e.body.seat for e in t.events if e.kind == "timeout"] == [
         "blue", "red", "blue", "red"]
-    last = t.events[-1].data
-    assert last == {"seat": "red", "clock_ms": {"blue": None, "red": None}, "auto": True}
+    last = t.events[-1].body
+    assert last == Adjourned("red", SeatClocks(blue=None, red=None), auto=True)
     n = roundtrip(t.state)
     assert n.status == "adjourned" and n.turn is None and next_deadline(n) is None
     assert n.record[-1] == RecordEntry(seat="red", action="auto_adjourn",
@@ -120,7 +122,7 @@ def test_automatic_passes_neither_count_nor_break_the_run() -> None:
     t = advance(s, s.turn_started_ms + 200 * MINUTE, rng())
     kinds = [e.kind for e in t.events]
     assert kinds.count("timeout") == kinds.count("passed") == 4
-    assert {e.data["seat"] for e in t.events if e.kind == "timeout"} == {"blue"}
+    assert {e.body.seat for e in t.events if e.kind == "timeout"} == {"blue"}
     assert t.state.status == "adjourned"
     check_versions(s, t)
 
@@ -166,12 +168,12 @@ def test_a_long_absence_in_a_clocked_room_ends_on_time_in_one_bounded_catch_up()
     kinds = [e.kind for e in t.events]
     assert kinds[-1] == "finished" and kinds.count("timeouts") == 1
     assert t.state.result is not None and t.state.result["by"] == "time"
-    folded = next(e for e in t.events if e.kind == "timeouts")
+    folded = next(e.body for e in t.events if e.kind == "timeouts")
     shown = kinds.count("timeout")
-    assert folded.data["count"] + shown == record_timeouts(t.state) > 40
-    assert sum(folded.data["seats"].values()) == folded.data["count"]
+    assert folded.count + shown == record_timeouts(t.state) > 40
+    assert folded.seats.blue + folded.seats.red == folded.count
     # A client counting turns from the events keeps the count.
-    turns = shown + folded.data["count"] + folded.data["passes"] + kinds.count("passed")
+    turns = shown + folded.count + folded.passes + kinds.count("passed")
     assert t.state.turns_played - s.turns_played == turns
 
     # The fold changes the events only: the state is the unfolded catch-up's.
@@ -195,8 +197,8 @@ def test_a_folded_catch_up_still_tells_each_player_their_new_hand(
     kinds = [e.kind for e in t.events]
     assert kinds[:2] == ["timeouts", "hand"] and kinds[-2:] == ["turn", "finished"]
     [hand] = [e for e in t.events if e.kind == "hand"]
-    assert hand.to == s.to_move and len(hand.data["hand"]) == 3
-    assert hand.data["hand"] == list(t.state.hand(s.to_move))
+    assert hand.to == s.to_move and len(hand.body.hand) == 3
+    assert hand.body.hand == t.state.hand(s.to_move)
     check_tiles(t.state)
 
 

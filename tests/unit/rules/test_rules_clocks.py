@@ -20,6 +20,9 @@ from numbridge.rules import (
     next_deadline,
     player_view,
 )
+from numbridge.rules.counts import SeatClocks
+from numbridge.rules.events import Adjourned, Finished
+from numbridge.rules.state import Result
 from rules_helpers import deal, play_correct
 
 
@@ -60,7 +63,7 @@ def test_loss_on_time() -> None:
     assert advance(s, 60_999, rng()).state is s
     t = advance(s, 61_000, rng())
     assert [e.kind for e in t.events] == ["finished"]
-    assert t.events[0].data == {"result": {"winner": "red", "by": "time"}}
+    assert t.events[0].body == Finished(Result(winner="red", by="time"))
     n = t.state
     assert n.status == "finished" and n.blue.clock_ms == 0 and next_deadline(n) is None
     assert n.record[-1].action == "time" and n.record[-1].seat == "blue"
@@ -88,11 +91,11 @@ def test_catching_up_applies_missed_deadlines_in_order() -> None:
     t = advance(s, 10_000_000, rng())
     kinds = [e.kind for e in t.events]
     assert kinds.count("timeout") == 4 and kinds[-1] == "finished"
-    timeouts = [e.data["seat"] for e in t.events if e.kind == "timeout"]
+    timeouts = [e.body.seat for e in t.events if e.kind == "timeout"]
     assert timeouts == ["blue", "red", "blue", "red"]
-    turns = [e.data for e in t.events if e.kind == "turn"]
-    assert [d["now_ms"] for d in turns] == [45_000, 90_000, 135_000, 180_000]
-    assert [d["deadline_ms"] for d in turns] == [90_000, 135_000, 180_000, 190_000]
+    turns = [e.body for e in t.events if e.kind == "turn"]
+    assert [d.now_ms for d in turns] == [45_000, 90_000, 135_000, 180_000]
+    assert [d.deadline_ms for d in turns] == [90_000, 135_000, 180_000, 190_000]
     assert t.state.result == {"winner": "red", "by": "time"}
     assert [e.v for e in t.events] == list(range(s.v + 1, s.v + len(t.events) + 1))
 
@@ -100,7 +103,7 @@ def test_catching_up_applies_missed_deadlines_in_order() -> None:
 def test_catching_up_without_a_game_clock() -> None:
     s = started("bridge", room="study", move_ms=120_000, game_ms=None)
     t = advance(s, 365_000, rng())
-    assert [e.data["seat"] for e in t.events if e.kind == "timeout"] == ["blue", "red", "blue"]
+    assert [e.body.seat for e in t.events if e.kind == "timeout"] == ["blue", "red", "blue"]
     n = t.state
     assert n.turn == "red" and n.turn_started_ms == 360_000
     assert next_deadline(n) == 480_000
@@ -131,7 +134,7 @@ def test_adjournment_stops_the_clocks_and_resume_gives_a_fresh_move_limit() -> N
     assert [e.kind for e in t.events] == ["adjourn_offered"]
     t = apply(t.state, "red", AcceptAdjourn(), 12_000, rng())
     assert [e.kind for e in t.events] == ["adjourned"]
-    assert t.events[0].data == {"seat": "red", "clock_ms": {"blue": 888_000, "red": 900_000}}
+    assert t.events[0].body == Adjourned("red", SeatClocks(blue=888_000, red=900_000))
     s = t.state
     assert s.status == "adjourned" and s.turn is None and next_deadline(s) is None
     view = player_view(s, "blue", 10**9)

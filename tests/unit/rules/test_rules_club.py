@@ -20,6 +20,7 @@ from numbridge.rules import (
     archive_record,
     player_view,
 )
+from numbridge.rules.events import DrawDeclined, DrawLapsed
 from rules_helpers import deal, play_correct, play_mistake, wrong_cell_for
 
 
@@ -73,7 +74,7 @@ def test_draw_decline() -> None:
     s = apply(deal(), "blue", OfferDraw(), 0, rng()).state
     t = apply(s, "red", DeclineDraw(), 0, rng())
     assert [e.kind for e in t.events] == ["draw_declined"]
-    assert t.events[0].data == {"seat": "red"}
+    assert t.events[0].body == DrawDeclined("red")
     assert t.state.draw_offer is None and t.state.status == "playing"
 
 
@@ -87,7 +88,7 @@ def test_draw_offer_lapses_when_its_receiver_moves() -> None:
 
     t = apply(s, "red", Place(wrong_cell_for(s, digit), digit), 0, rng())
     assert [e.kind for e in t.events] == ["mistake", "draw_lapsed", "hand", "turn"]
-    assert t.events[1].data == {"seat": "blue"}
+    assert t.events[1].body == DrawLapsed("blue")
     with pytest.raises(IllegalAction):
         apply(t.state, "blue", AcceptDraw(), 0, rng())
 

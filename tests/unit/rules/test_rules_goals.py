@@ -6,6 +6,7 @@ import random
 
 import pytest
 from numbridge.rules import Board, GameOver, GameState, Place, Take, apply, archive_record, new_game
+from numbridge.rules.counts import BlockCounts
 from numbridge.rules.goals import block_table, connection, touches
 from numbridge.rules.seats import Seat
 from rules_helpers import arrange, deal, idx
@@ -113,7 +114,7 @@ def test_domains_early_end_at_five_two_with_two_undecided() -> None:
     digit = int(s.board.solution[last])
     s = arrange(s, owners=owners, hands={"blue": [digit]})
     table = block_table(s.owners, s.board.layout)
-    assert table.to_dict() == {"blue": 4, "red": 2, "undecided": 3}
+    assert table.counts() == BlockCounts(blue=4, red=2, undecided=3)
     t = apply(s, "blue", Place(divmod(last, 9), digit), 3, rng())
     assert [e.kind for e in t.events] == ["placed", "hand", "finished"]
     assert t.state.result == {
@@ -132,7 +133,7 @@ def test_domains_no_end_while_the_other_could_still_catch_up() -> None:
     t = apply(s, "blue", Place(divmod(last, 9), digit), 3, rng())
     assert t.state.status == "playing"
     assert t.events[-1].kind == "turn"
-    assert t.events[-1].data["block_table"] == {"blue": 4, "red": 2, "undecided": 3}
+    assert t.events[-1].body.block_table == BlockCounts(blue=4, red=2, undecided=3)
 
 
 def test_domains_taken_clue_counts_for_the_block() -> None:

@@ -14,6 +14,8 @@ from numbridge.rules import (
     apply,
     player_view,
 )
+from numbridge.rules.counts import SeatCounts
+from numbridge.rules.events import Exchanged, Hand, Mistake, Placed, Taken
 from rules_helpers import (
     arrange,
     check_board,
@@ -46,8 +48,8 @@ def test_correct_placement_owns_the_cell_and_refills() -> None:
     n = t.state
     assert [e.kind for e in t.events] == ["placed", "hand", "turn"]
     assert [e.v for e in t.events] == [1, 2, 3] and n.v == 3
-    assert t.events[0].data == {"seat": "blue", "cell": [r, c], "digit": digit}
-    assert t.events[1].to == "blue" and t.events[1].data == {"hand": list(n.blue.hand)}
+    assert t.events[0].body == Placed("blue", (r, c), digit)
+    assert t.events[1].to == "blue" and t.events[1].body == Hand(n.blue.hand)
     assert all(e.to is None for e in (t.events[0], t.events[2]))
     assert n.owners[idx(n, r, c)] == "b" and n.digits[idx(n, r, c)] == str(digit)
     assert len(n.blue.hand) == 3 and len(n.bag) == len(s.bag) - 1
@@ -72,7 +74,7 @@ def test_mistake_returns_the_tile_loses_the_turn_and_refills() -> None:
     t = apply(s, "blue", Place((r, c), digit), 2_000, rng())
     n = t.state
     assert [e.kind for e in t.events] == ["mistake", "hand", "turn"]
-    assert t.events[0].data == {"seat": "blue", "cell": [r, c], "digit": digit}
+    assert t.events[0].body == Mistake("blue", (r, c), digit)
     assert t.events[0].to is None  # mistakes are public
     assert n.digits[idx(n, r, c)] == "." and n.owners[idx(n, r, c)] == "."
     assert n.blue.mistakes == 1 and n.red.mistakes == 0
@@ -112,7 +114,7 @@ def test_take_at_price_one_pays_the_chosen_tile_and_refills() -> None:
     t = apply(s, "blue", Take((r, c), digit), 500, rng())
     n = t.state
     assert [e.kind for e in t.events] == ["taken", "hand", "turn"]
-    assert t.events[0].data == {"seat": "blue", "cell": [r, c], "paid": 1}
+    assert t.events[0].body == Taken("blue", (r, c), 1)
     assert n.owners[idx(n, r, c)] == "b"
     assert len(n.blue.hand) == 3 and len(n.bag) == len(s.bag)
     assert n.record[-1].discarded == (digit,) and n.record[-1].action == "take"
@@ -150,9 +152,9 @@ def test_take_at_price_two_second_tile_at_random_then_no_refill_until_next_turn_
     t = apply(s, "blue", Take((r, c), 2), 0, rng())
     n = t.state
     assert [e.kind for e in t.events] == ["taken", "hand", "turn"]
-    assert t.events[0].data["paid"] == 2
+    assert t.events[0].body.paid == 2
     assert len(n.blue.hand) == 1  # no refill
-    assert t.events[2].data["hand_sizes"] == {"blue": 1, "red": 3}
+    assert t.events[2].body.hand_sizes == SeatCounts(blue=1, red=3)
     check_tiles(n)
     # red plays; blue still holds one tile
     red_digit = n.red.hand[0]
@@ -181,7 +183,7 @@ def test_take_with_no_tiles_is_free(variant: str) -> None:
     with pytest.raises(IllegalAction, match="take is free: send no digit"):
         apply(s, "blue", Take((r, c), 1), 0, rng())
     t = apply(s, "blue", Take((r, c)), 0, rng())
-    assert t.events[0].data["paid"] == 0
+    assert t.events[0].body.paid == 0
     assert t.state.owners[idx(s, r, c)] == "b"
     assert len(t.state.blue.hand) == 3  # a free take is not a take that cost 2: refill
     check_tiles(t.state)
@@ -213,7 +215,7 @@ def test_exchange_returns_the_hand_and_draws_a_new_one() -> None:
     assert [e.kind for e in t.events] == ["exchanged", "hand", "turn"] or [
         e.kind for e in t.events
     ] == ["exchanged", "turn"]
-    assert t.events[0].data == {"seat": "blue", "count": 3}
+    assert t.events[0].body == Exchanged("blue", 3)
     assert len(n.blue.hand) == 3 and len(n.bag) == len(s.bag)
     assert n.record[-1].discarded == s.blue.hand
     check_tiles(n)

@@ -19,6 +19,8 @@ from numbridge.rules import (
     player_view,
     spectator_view,
 )
+from numbridge.rules.counts import BlockCounts
+from numbridge.rules.events import Passed, Swapped, Timeout
 from numbridge.rules.seats import Seat
 from rules_helpers import (
     arrange,
@@ -89,7 +91,7 @@ def test_domains_timeout_costs_the_whole_pair() -> None:
     assert advance(s, due - 1, rng()).events == ()
     t = advance(s, due, rng())
     assert [e.kind for e in t.events] == ["timeout", "turn"]
-    assert t.events[0].data == {"seat": "red"}
+    assert t.events[0].body == Timeout("red")
     n = t.state
     assert (n.turn, n.moves_left_in_pair) == ("blue", 2)
     assert n.turn_started_ms == due and next_deadline(n) == due + 45_000
@@ -149,7 +151,7 @@ def test_auto_pass_exactly_when_hand_bag_and_free_clues_are_all_empty() -> None:
     assert s.bag == () and s.blue.hand == ()
     t = apply(s, "red", Place((8, 2), sol[0]), 5, rng())
     assert [e.kind for e in t.events] == ["placed", "hand", "passed", "turn"]
-    assert t.events[2].data == {"seat": "blue"}
+    assert t.events[2].body == Passed("blue")
     n = t.state
     assert n.turn == "red" and n.record[-1].action == "pass" and n.record[-1].seat == "blue"
     assert n.turns_played == s.turns_played + 2
@@ -205,7 +207,7 @@ def test_domains_auto_pass_passes_the_whole_pair() -> None:
     assert [e.kind for e in t.events] == ["placed", "hand", "passed", "turn"]
     n = t.state
     assert (n.turn, n.moves_left_in_pair) == ("red", 2)
-    assert t.events[-1].data["block_table"] == {"blue": 4, "red": 4, "undecided": 1}
+    assert t.events[-1].body.block_table == BlockCounts(blue=4, red=4, undecided=1)
 
 
 # --- pie rule ------------------------------------------------------------------
@@ -216,7 +218,7 @@ def test_pie_rule_after_blue_owns_a_cell() -> None:
     digit = s.blue.hand[0]
     r, c = empty_cell_for(s, digit)
     t = apply(s, "blue", Place((r, c), digit), 0, rng())
-    assert t.events[-1].data["swap_available"] is True
+    assert t.events[-1].body.swap_available is True
     s = t.state
     assert player_view(s, "red", 0)["swap_available"] is True
     assert player_view(s, "blue", 0)["swap_available"] is False
@@ -224,10 +226,10 @@ def test_pie_rule_after_blue_owns_a_cell() -> None:
     red_hand = s.red.hand
     t = apply(s, "red", Swap(), 10, rng())
     assert [e.kind for e in t.events] == ["swapped", "turn"]
-    assert t.events[0].data == {"seat": "red", "cell": [r, c]}
+    assert t.events[0].body == Swapped("red", (r, c))
     n = t.state
     assert n.owners[idx(n, r, c)] == "r" and n.red.hand == red_hand
-    assert n.turn == "blue" and t.events[-1].data["swap_available"] is False
+    assert n.turn == "blue" and t.events[-1].body.swap_available is False
     assert n.record[-1].action == "swap"
     check_tiles(n)
 

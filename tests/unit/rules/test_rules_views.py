@@ -27,6 +27,7 @@ from numbridge.rules import (
     player_view,
     spectator_view,
 )
+from numbridge.rules.plain import plain
 from rules_helpers import (
     EXTRA_KEYS,
     PROTOCOL_KEYS,
@@ -46,7 +47,7 @@ def rng() -> random.Random:
 def test_player_view_has_exactly_the_protocol_fields_bridge() -> None:
     s = deal("bridge")
     view = player_view(s, "blue", 5)
-    assert set(view) == PROTOCOL_KEYS | EXTRA_KEYS | {"swap_available"}
+    assert set(view) == PROTOCOL_KEYS | EXTRA_KEYS | {"swap_available", "swap_open"}
     assert view["you"] == "blue" and view["hand"] == list(s.blue.hand)
     assert view["players"] == {
         "blue": {"name": "ana", "hand_size": 3, "mistakes": 0, "clock_ms": 900_000 - 5},
@@ -87,7 +88,8 @@ def test_spectator_view_has_no_hand_and_no_seat() -> None:
     s = deal("blitz", givens=range(0, 36, 3))
     view = spectator_view(s, 0)
     assert "you" not in view and "hand" not in view
-    assert set(view) == (PROTOCOL_KEYS - {"you", "hand"}) | EXTRA_KEYS | {"swap_available"}
+    assert set(view) == (PROTOCOL_KEYS - {"you", "hand"}) | EXTRA_KEYS | {"swap_available",
+                                                                      "swap_open"}
 
 
 def test_views_hide_the_solution_the_bag_and_the_other_hand() -> None:
@@ -231,7 +233,7 @@ def test_events_are_json_and_public_events_hide_hands() -> None:
     s = deal("blitz", givens=range(0, 36, 3))
     t = apply(s, "blue", Exchange(), 10, rng())
     for e in t.events:
-        json.dumps(e.to_dict())
+        json.dumps(plain(e.body))
         if e.to is None:
-            assert "hand" not in e.data
+            assert "hand" not in plain(e.body)
     assert [e.to for e in t.events if e.kind == "hand"] in ([], ["blue"])

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from numbridge import rules
+from numbridge.rules.plain import plain
 from numbridge.rules.seats import SEATS, Seat
 
 from .knowledge import Knowledge, observe
@@ -49,10 +50,11 @@ def frame_action(frame: Mapping[str, Any]) -> rules.Action:
 
 
 def event_frame(game: str, event: rules.Event, seat: Seat) -> dict[str, Any]:
-    """The frame ``seat`` receives for an event (PROTOCOL.md: hidden if it is another's)."""
+    """The frame ``seat`` receives for an event (PROTOCOL.md: hidden if it is another's),
+    as numbridge.protocol.render makes it (the brain may import only the rules)."""
     if event.to is not None and event.to != seat:
         return {"type": "hidden", "game": game, "v": event.v}
-    return {"type": event.kind, "game": game, "v": event.v, **event.data}
+    return {"type": event.kind, "game": game, "v": event.v, **plain(event.body)}
 
 
 @dataclass

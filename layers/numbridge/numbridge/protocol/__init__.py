@@ -1,7 +1,12 @@
-"""The WebSocket protocol: client actions, server frames, error codes."""
+"""The WebSocket protocol: client actions, server frames, error codes.
+
+Rendering frames (:mod:`.render`) is plain Python; the models of the frames the
+server sends (:mod:`.frames`, :mod:`.event_frames`) are for the tests' checks and
+the AsyncAPI document, and are imported only there.
+"""
 
 from numbridge.protocol.errors import ERROR_CODES, ErrorCode, ProtocolError
-from numbridge.protocol.frames import ack_frame, error_frame, frame, validate_frame
+from numbridge.protocol.render import ack_frame, error_frame
 from numbridge.protocol.requests import Request, read_request
 from numbridge.protocol.wire import FrameRefused
 
@@ -13,7 +18,5 @@ __all__ = [
     "Request",
     "ack_frame",
     "error_frame",
-    "frame",
     "read_request",
-    "validate_frame",
 ]

@@ -12,17 +12,25 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from numbridge.protocol import events, frames
+from numbridge.protocol import event_frames, frames
 from numbridge.protocol.requests import KINDS
+from numbridge.protocol.schemas import JsonSchema
 from numbridge.protocol.shapes import object_schema, summary
 
 REF = "#/components/schemas/{model}"
 
 
+def _summary(model: type[BaseModel]) -> str | None:
+    """The first paragraph of a model's own docstring (an event's is its definition's)."""
+    doc = model.__doc__
+    return " ".join(doc.strip().split("\n\n")[0].split()) if doc else None
+
+
 def document() -> dict[str, Any]:
     server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, *frames.PUSHED,
-                                     *events.EVENTS]
-    _, top = models_json_schema([(m, "validation") for m in server], ref_template=REF)
+                                     *event_frames.EVENTS]
+    _, top = models_json_schema([(m, "validation") for m in server], ref_template=REF,
+                                schema_generator=JsonSchema)
     schemas: dict[str, Any] = dict(top["$defs"])
     messages: dict[str, Any] = {}
     for name, kind in sorted(KINDS.items()):
@@ -40,6 +48,8 @@ def document() -> dict[str, Any]:
             "name": model.__name__, "title": f"{model.__name__} (server → client)",
             "payload": {"$ref": REF.format(model=model.__name__)},
         }
+        if _summary(model):
+            messages[name]["summary"] = _summary(model)
     channel_messages = {k: {"$ref": f"#/components/messages/{k}"} for k in messages}
     return {
         "asyncapi": "3.0.0",

@@ -1,8 +1,9 @@
 """Server → client frames, as pydantic models.
 
-They document every answer (``numbridge.protocol.asyncapi``), build the
-``ack``/``error`` frames, and ``validate_frame`` checks, in the tests, every
-frame the handlers post.
+They document every answer (``numbridge.protocol.asyncapi``), and ``validate_frame``
+checks, in the tests, every frame the handlers post. The frames are rendered
+without them (:mod:`.render`, and the service's answers); the view is the rules'
+dataclass (:mod:`numbridge.rules.view_types`), events are :mod:`.event_frames`.
 """
 
 from __future__ import annotations
@@ -10,27 +11,24 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter
 
 from numbridge.protocol.errors import ErrorCode
-from numbridge.protocol.events import EVENT_TYPES, BlockTable, Result
+from numbridge.protocol.event_frames import EVENT_TYPES
+from numbridge.protocol.schemas import Strict
 from numbridge.rules.seats import BlockKind, Seat, Status, Variant
+from numbridge.rules.state import Result
+from numbridge.rules.view_types import View
 
 CellOut = tuple[int, int]
 
 
-class Frame(BaseModel):
-    """Built on first use: a function renders only the frames it sends."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-
-class Ack(Frame):
+class Ack(Strict):
     type: Literal["ack"] = "ack"
     id: str
 
 
-class Error(Frame):
+class Error(Strict):
     type: Literal["error"] = "error"
     id: str | None = Field(description="the request's id; null if the frame had none")
     code: ErrorCode
@@ -39,82 +37,7 @@ class Error(Frame):
         None, description="with rate_limited: when a retry may succeed")
 
 
-class Strict(BaseModel):
-    """A part of a frame: an undeclared field is refused (a leak or a drift fails the
-    tests, which validate every posted frame)."""
-
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
-
-class PlayerInfo(Strict):
-    name: str
-    hand_size: int
-    mistakes: int
-    clock_ms: int | None
-    online: bool | None = Field(None, description="whether the player has a connection open")
-
-
-class GameOptionsOut(Strict):
-    blocks: BlockKind
-    clues: int
-    take_price: int
-    move_ms: int
-    game_ms: int | None
-    highlighting: bool
-    rated: bool
-
-
-class Offers(Strict):
-    draw: Seat | None = Field(description="the seat with a pending draw offer")
-    adjourn: Seat | None = Field(description="the seat with a pending adjournment offer")
-
-
-class LastMistake(Strict):
-    """The most recent mistake, public (RULES.md §5)."""
-
-    seat: Seat
-    cell: CellOut
-    digit: int
-    v: int = Field(description="the version of its `mistake` event")
-
-
-class View(Strict):
-    """What one player (or a spectator, without ``you``/``hand``) may know."""
-
-    game: str
-    v: int
-    room: str
-    variant: Variant
-    size: Literal[6, 9]
-    blocks: str
-    digits: str
-    owners: str
-    clues: str
-    you: Seat | None = None
-    players: dict[Seat, PlayerInfo]
-    hand: list[int] | None = None
-    bag: int
-    turn: Seat | None
-    moves_left_in_pair: int | None = None
-    now_ms: int
-    deadline_ms: int | None
-    status: Status
-    result: Result | None
-    block_table: BlockTable | None = None
-    block_owners: str | None = Field(
-        None, description="Domains: each block's owner, 'b', 'r' or '.' (undecided)")
-    swap_available: bool | None = None
-    offers: Offers
-    options: GameOptionsOut
-    last_mistake: LastMistake | None
-    resume_requested: list[Seat] = Field(
-        description="the seats that asked to resume an adjourned game")
-    moves: int = Field(description="turns played so far")
-    abortable: bool = Field(
-        description="the game may still be aborted: a player has not made a first move")
-
-
-class State(Frame):
+class State(Strict):
     type: Literal["state"] = "state"
     id: str | None = Field(None, description="present when answering a sync")
     game: str
@@ -122,7 +45,7 @@ class State(Frame):
     view: View
 
 
-class Hidden(Frame):
+class Hidden(Strict):
     type: Literal["hidden"] = "hidden"
     game: str
     v: int
@@ -158,7 +81,7 @@ class RoomOut(Strict):
     by_variant: dict[Variant, VariantOut]
 
 
-class RoomsAnswer(Frame):
+class RoomsAnswer(Strict):
     type: Literal["rooms"] = "rooms"
     id: str
     rooms: list[RoomOut]
@@ -177,13 +100,13 @@ class ProposalOut(Strict):
     created_ms: int
 
 
-class ProposalAnswer(Frame):
+class ProposalAnswer(Strict):
     type: Literal["proposal"] = "proposal"
     id: str
     proposal: ProposalOut
 
 
-class ProposalsAnswer(Frame):
+class ProposalsAnswer(Strict):
     type: Literal["proposals"] = "proposals"
     id: str
     proposals: list[ProposalOut]
@@ -210,14 +133,14 @@ class GameSummary(Strict):
     rating: RatingChange | None = Field(None, description="a rated game, once finished")
 
 
-class GamesAnswer(Frame):
+class GamesAnswer(Strict):
     type: Literal["games"] = "games"
     id: str
     games: list[GameSummary]
     next: str | None = Field(description="cursor of the next page (`after`); null on the last")
 
 
-class RecordAnswer(Frame):
+class RecordAnswer(Strict):
     type: Literal["record"] = "record"
     id: str
     game: str
@@ -233,7 +156,7 @@ class LeaderboardEntry(Strict):
     provisional: bool
 
 
-class LeaderboardAnswer(Frame):
+class LeaderboardAnswer(Strict):
     type: Literal["leaderboard"] = "leaderboard"
     id: str
     variant: str
@@ -241,7 +164,7 @@ class LeaderboardAnswer(Frame):
     next: str | None = Field(description="cursor of the next page (`after`); null on the last")
 
 
-class CandidatesAnswer(Frame):
+class CandidatesAnswer(Strict):
     type: Literal["candidates"] = "candidates"
     id: str
     game: str
@@ -252,7 +175,7 @@ class CandidatesAnswer(Frame):
 # --- pushed frames that are not game events (no `v`) ---------------------------------
 
 
-class RematchOffered(Frame):
+class RematchOffered(Strict):
     """To both players of a finished game: `seat` offers a rematch."""
 
     type: Literal["rematch_offered"] = "rematch_offered"
@@ -260,7 +183,7 @@ class RematchOffered(Frame):
     seat: Seat
 
 
-class RematchDeclined(Frame):
+class RematchDeclined(Strict):
     """To both players: `seat` declined the rematch offer."""
 
     type: Literal["rematch_declined"] = "rematch_declined"
@@ -268,7 +191,7 @@ class RematchDeclined(Frame):
     seat: Seat
 
 
-class RematchAccepted(Frame):
+class RematchAccepted(Strict):
     """To both players, just before the new game's `state`: `seat` accepted; `rematch`
     is the new game (colours swapped)."""
 
@@ -278,7 +201,7 @@ class RematchAccepted(Frame):
     rematch: str
 
 
-class Presence(Frame):
+class Presence(Strict):
     """To the opponent (and the watchers) when a player's first connection opens or
     last one closes, for each of that player's games in progress."""
 
@@ -305,9 +228,10 @@ FIXED_TYPES = frozenset(
      "leaderboard", "candidates", "rematch_offered", "rematch_declined", "rematch_accepted",
      "presence"}
 )
+
+
 @cache
 def _fixed() -> TypeAdapter[FixedFrame]:
-    # Only tests validate whole frames: no function pays for this union at start.
     return TypeAdapter(FixedFrame)
 
 
@@ -320,23 +244,3 @@ def validate_frame(data: dict[str, Any]) -> BaseModel:
     if isinstance(kind, str) and kind in EVENT_TYPES:
         return EVENT_TYPES[kind].model_validate(data)
     raise ValueError(f"undocumented frame type {kind!r}")
-
-
-def frame(model: BaseModel) -> dict[str, Any]:
-    data = model.model_dump(mode="json")
-    # Pushed frames carry no request id (PROTOCOL.md); errors always carry the field.
-    if "id" in data and data["id"] is None and data["type"] != "error":
-        del data["id"]
-    if data.get("retry_after_ms", 0) is None:  # only rate_limited says when to retry
-        del data["retry_after_ms"]
-    return data
-
-
-def error_frame(request_id: str | None, code: ErrorCode, message: str,
-                retry_after_ms: int | None = None) -> dict[str, Any]:
-    return frame(Error(id=request_id, code=code, message=message,
-                       retry_after_ms=retry_after_ms))
-
-
-def ack_frame(request_id: str) -> dict[str, Any]:
-    return frame(Ack(id=request_id))

@@ -13,6 +13,7 @@ from . import clocks
 from .actions import Abort, any_time, describe
 from .draft import Draft
 from .errors import IllegalAction
+from .events import Timeout
 from .first_moves import abortable, has_moved
 from .flow import finish
 from .seats import Seat
@@ -39,7 +40,7 @@ def abort_on_clock(d: Draft) -> None:
     used = due.at_ms - d.turn_started
     d.clocks[seat] = clocks.remaining(d.clocks[seat], used)
     d.turn_started = due.at_ms
-    d.emit("timeout", {"seat": seat})
+    d.emit(Timeout(seat))
     d.note(RecordEntry(seat=seat, action="timeout", time_ms=used, at_ms=due.at_ms))
     d.turns_played += 1  # the turn was lost, as every turn the record holds
     _end(d, seat, due.at_ms)

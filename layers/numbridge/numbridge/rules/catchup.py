@@ -29,9 +29,10 @@ import random
 from collections.abc import Sequence
 
 from . import abort, club, moves
+from .counts import SeatCounts
 from .draft import Draft
-from .events import Event
-from .seats import SEATS, Seat
+from .events import Event, Hand, Passed, Timeout, Timeouts
+from .seats import SEATS
 from .state import RecordEntry
 from .views import turn_summary
 
@@ -75,26 +76,24 @@ class _Fold:
 
     def close(self, d: Draft) -> None:
         muted = d.events[self.mark:]
-        lost = [i for i, e in enumerate(muted) if e.kind == "timeout"]
+        lost = [i for i, e in enumerate(muted) if isinstance(e.body, Timeout)]
         if not lost:  # only a loss on time followed: nothing to fold
             return
         del d.events[self.mark:]
         d.v = self.v
-        seats: dict[Seat, int] = {seat: 0 for seat in SEATS}
-        for i in lost:
-            seats[muted[i].data["seat"]] += 1
-        passes = sum(1 for e in muted[:lost[-1]] if e.kind == "passed")
-        d.emit("timeouts", {"count": len(lost), "seats": seats, "passes": passes})
+        losers = [e.body.seat for e in muted if isinstance(e.body, Timeout)]
+        passes = sum(1 for e in muted[:lost[-1]] if isinstance(e.body, Passed))
+        d.emit(Timeouts(len(lost), SeatCounts.of(losers.count), passes))
         for seat in SEATS:
             if d.hands[seat] != self.hands[seat]:
-                d.emit("hand", {"hand": list(d.hands[seat])}, to=seat)
+                d.emit(Hand(tuple(d.hands[seat])), to=seat)
         for e in _closing(muted[lost[-1] + 1:]):
-            d.emit(e.kind, e.data, e.to)
+            d.emit(e.body, e.to)
 
 
 def _closing(tail: Sequence[Event]) -> list[Event]:
     """The events after the last folded timeout, less the hands (sent from the fold)."""
-    return [e for e in tail if e.kind != "hand"]
+    return [e for e in tail if not isinstance(e.body, Hand)]
 
 
 def catch_up(d: Draft, now_ms: int, rng: random.Random) -> None:
@@ -105,7 +104,7 @@ def catch_up(d: Draft, now_ms: int, rng: random.Random) -> None:
     while d.status == "playing" and d.deadline().at_ms <= now_ms:
         if steps >= MAX_STEPS:
             d.turn_started = now_ms
-            d.emit("turn", turn_summary(d.freeze(), now_ms))
+            d.emit(turn_summary(d.freeze(), now_ms))
             break
         if fold is None and len(d.events) - start >= SHOWN_EVENTS:
             fold = _Fold(d)

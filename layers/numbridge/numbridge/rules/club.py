@@ -27,10 +27,20 @@ from .actions import (
     any_time,
     describe,
 )
+from .counts import SeatClocks
 from .draft import Draft
 from .errors import IllegalAction
+from .events import (
+    Adjourned,
+    AdjournOffered,
+    DrawDeclined,
+    DrawOffered,
+    EventBody,
+    Resumed,
+    ResumeRequested,
+)
 from .flow import finish
-from .seats import SEATS, Seat, other
+from .seats import Seat, other
 from .state import RecordEntry, Result
 from .views import turn_summary
 
@@ -49,6 +59,9 @@ def resign(d: Draft, seat: Seat, action: Resign, now_ms: int) -> None:
 
 
 _OFFER_NOUN = {"draw": "a draw", "adjourn": "an adjournment"}
+_OFFERED: dict[str, Callable[[Seat], EventBody]] = {
+    "draw": DrawOffered, "adjourn": AdjournOffered,
+}
 
 
 def _offer(d: Draft, seat: Seat, kind: str, what: str, accept: Callable[[], None]) -> None:
@@ -60,7 +73,7 @@ def _offer(d: Draft, seat: Seat, kind: str, what: str, accept: Callable[[], None
         accept()
         return
     d.offers[kind] = seat
-    d.emit(f"{kind}_offered", {"seat": seat})
+    d.emit(_OFFERED[kind](seat))
 
 
 @any_time(OfferDraw)
@@ -86,7 +99,7 @@ def accept_draw(d: Draft, seat: Seat, action: AcceptDraw, now_ms: int) -> None:
 def decline_draw(d: Draft, seat: Seat, action: DeclineDraw, now_ms: int) -> None:
     _check_offer(d, seat, "draw", describe(action))
     d.offers["draw"] = None
-    d.emit("draw_declined", {"seat": seat})
+    d.emit(DrawDeclined(seat))
 
 
 @any_time(OfferAdjourn)
@@ -114,10 +127,7 @@ def adjourn(d: Draft, seat: Seat, at_ms: int, *, auto: bool = False) -> None:
     d.offers["adjourn"] = None
     d.resume = {"blue": False, "red": False}
     d.note(RecordEntry(seat=seat, action="auto_adjourn" if auto else "adjourn", at_ms=at_ms))
-    data: dict[str, object] = {"seat": seat, "clock_ms": {s: d.clocks[s] for s in SEATS}}
-    if auto:
-        data["auto"] = True
-    d.emit("adjourned", data)
+    d.emit(Adjourned(seat, SeatClocks.of(lambda s: d.clocks[s]), auto=auto))
 
 
 @any_time(Resume)
@@ -129,11 +139,11 @@ def resume(d: Draft, seat: Seat, action: Resume, now_ms: int) -> None:
         raise IllegalAction(f"{what}: you have already asked to resume")
     if not d.resume[other(seat)]:
         d.resume[seat] = True
-        d.emit("resume_requested", {"seat": seat})
+        d.emit(ResumeRequested(seat))
         return
     d.resume = {"blue": False, "red": False}
     d.status = "playing"
     d.turn_started = now_ms
     d.note(RecordEntry(seat=seat, action="resume", at_ms=now_ms))
-    d.emit("resumed", {"seat": seat})
-    d.emit("turn", turn_summary(d.freeze(), now_ms))
+    d.emit(Resumed(seat))
+    d.emit(turn_summary(d.freeze(), now_ms))

@@ -7,13 +7,10 @@ way leaves nothing changed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from numbridge.rules.seats import EMPTY, NOBODY
 
 from . import clocks
-from .events import Event
+from .events import Event, EventBody
 from .options import Board, GameOptions
 from .seats import SEATS, Seat, Status
 from .state import GameState, LastMistake, RecordEntry, Result, Side
@@ -52,10 +49,10 @@ class Draft:
     def size(self) -> int:
         return self.board.size
 
-    def emit(self, kind: str, data: Mapping[str, Any], to: Seat | None = None) -> int:
+    def emit(self, body: EventBody, to: Seat | None = None) -> int:
         """Append an event at the next version; returns that version."""
         self.v += 1
-        self.events.append(Event(self.v, kind, dict(data), to))
+        self.events.append(Event(self.v, body, to))
         return self.v
 
     def deadline(self) -> clocks.Deadline:

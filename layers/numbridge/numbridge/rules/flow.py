@@ -10,11 +10,11 @@ closing ``turn`` summary.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import tiles, turns
 from .draft import Draft
-from .geometry import cell_of
+from .events import AdjournLapsed, DrawLapsed, EventBody, Finished, Hand, Passed
 from .goals import goal_reached
 from .seats import Seat, other
 from .state import RecordEntry, Result
@@ -23,16 +23,21 @@ from .views import turn_summary
 
 def emit_hand(d: Draft, seat: Seat, before: Sequence[int]) -> None:
     if list(before) != d.hands[seat]:
-        d.emit("hand", {"hand": list(d.hands[seat])}, to=seat)
+        d.emit(Hand(tuple(d.hands[seat])), to=seat)
+
+
+_LAPSED: dict[str, Callable[[Seat], EventBody]] = {
+    "draw": DrawLapsed, "adjourn": AdjournLapsed,
+}
 
 
 def lapse_offers(d: Draft, mover: Seat) -> None:
     """RULES.md §7 [decided]: an offer lapses when its receiver makes a move."""
-    for kind in ("draw", "adjourn"):
+    for kind, lapsed in _LAPSED.items():
         offerer = d.offers[kind]
         if offerer is not None and offerer == other(mover):
             d.offers[kind] = None
-            d.emit(f"{kind}_lapsed", {"seat": offerer})
+            d.emit(lapsed(offerer))
 
 
 def finish(d: Draft, result: Result) -> None:
@@ -40,7 +45,7 @@ def finish(d: Draft, result: Result) -> None:
     d.outcome = result
     d.offers = {"draw": None, "adjourn": None}
     d.resume = {"blue": False, "red": False}
-    d.emit("finished", {"result": result.to_dict()})
+    d.emit(Finished(result))
 
 
 def goal_result(d: Draft, mover: Seat) -> Result | None:
@@ -54,9 +59,7 @@ def goal_result(d: Draft, mover: Seat) -> Result | None:
         by="goal",
         path=reached.path,
         blocks=reached.blocks,
-        block_table=None
-        if table is None
-        else (table.count("blue"), table.count("red"), table.undecided),
+        block_table=None if table is None else table.counts(),
     )
 
 
@@ -94,7 +97,7 @@ def end_turn(
     else:
         nxt, moves = turns.after_move(variant, seat, d.moves_left)
     start_turn(d, nxt, moves, at_ms)
-    d.emit("turn", turn_summary(d.freeze(), at_ms))
+    d.emit(turn_summary(d.freeze(), at_ms))
 
 
 def start_turn(d: Draft, seat: Seat, moves_left: int, at_ms: int) -> None:
@@ -108,9 +111,5 @@ def start_turn(d: Draft, seat: Seat, moves_left: int, at_ms: int) -> None:
         mover = d.to_move
         d.turns_played += 1
         d.note(RecordEntry(seat=mover, action="pass", at_ms=at_ms))
-        d.emit("passed", {"seat": mover})
+        d.emit(Passed(mover))
         d.to_move, d.moves_left = turns.after_lost_pair(d.options.variant, mover)
-
-
-def cell_list(d: Draft, index: int) -> list[int]:
-    return list(cell_of(index, d.size))

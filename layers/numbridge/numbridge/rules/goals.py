@@ -16,6 +16,7 @@ from operator import itemgetter
 
 from numbridge.rules.seats import NOBODY
 
+from .counts import BlockCounts
 from .geometry import Layout, cell_of, column_cells, neighbours, row_cells
 from .seats import MARK, SEATS, Seat, Variant, other
 
@@ -69,8 +70,8 @@ class BlockTable:
     def count(self, seat: Seat) -> int:
         return self.blue if seat == "blue" else self.red
 
-    def to_dict(self) -> dict[str, int]:
-        return {"blue": self.blue, "red": self.red, "undecided": self.undecided}
+    def counts(self) -> BlockCounts:
+        return BlockCounts(self.blue, self.red, self.undecided)
 
     def marks(self) -> str:
         """One character per block: 'b', 'r' or '.' (undecided)."""

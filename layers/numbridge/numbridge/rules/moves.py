@@ -14,8 +14,9 @@ from . import tiles
 from .actions import Exchange, Place, Swap, Take, cell_index, describe, on_turn
 from .draft import Draft
 from .errors import IllegalAction
-from .flow import cell_list, end_turn, finish
-from .geometry import index_of
+from .events import Exchanged, Mistake, Placed, Swapped, Taken, Timeout
+from .flow import end_turn, finish
+from .geometry import cell_of, index_of
 from .pie import pie_cell, why_no_swap
 from .seats import MARK, Seat, other
 from .state import LastMistake, RecordEntry, Result
@@ -46,15 +47,15 @@ def place(d: Draft, seat: Seat, action: Place, now_ms: int, rng: random.Random) 
     before = list(d.hands[seat])
     tiles.take_out(d.hands[seat], [digit])
     correct = d.board.solution[i] == str(digit)
-    cell = cell_list(d, i)
+    cell = cell_of(i, d.size)
     if correct:
         d.digits[i] = str(digit)
         d.owners[i] = MARK[seat]
-        d.emit("placed", {"seat": seat, "cell": cell, "digit": digit})
+        d.emit(Placed(seat, cell, digit))
     else:
         tiles.to_bag(d.bag, [digit])
         d.mistakes[seat] += 1
-        v = d.emit("mistake", {"seat": seat, "cell": cell, "digit": digit})
+        v = d.emit(Mistake(seat, cell, digit))
         d.last_mistake = LastMistake(seat, (r, c), digit, v)
     d.note(
         RecordEntry(
@@ -103,7 +104,7 @@ def take(d: Draft, seat: Seat, action: Take, now_ms: int, rng: random.Random) ->
     tiles.take_out(hand, paid)
     tiles.to_bag(d.bag, paid)
     d.owners[i] = MARK[seat]
-    d.emit("taken", {"seat": seat, "cell": cell_list(d, i), "paid": len(paid)})
+    d.emit(Taken(seat, cell_of(i, d.size), len(paid)))
     d.note(
         RecordEntry(
             seat=seat,
@@ -127,7 +128,7 @@ def exchange(d: Draft, seat: Seat, action: Exchange, now_ms: int, rng: random.Ra
     used = d.charge(now_ms)
     before = list(d.hands[seat])
     returned = tiles.exchange(d.hands[seat], d.bag, rng)
-    d.emit("exchanged", {"seat": seat, "count": len(returned)})
+    d.emit(Exchanged(seat, len(returned)))
     d.note(
         RecordEntry(
             seat=seat, action="exchange", discarded=tuple(returned), time_ms=used, at_ms=now_ms
@@ -146,7 +147,7 @@ def swap(d: Draft, seat: Seat, action: Swap, now_ms: int, rng: random.Random) ->
     i = index_of(r, c, d.size)
     used = d.charge(now_ms)
     d.owners[i] = MARK[seat]
-    d.emit("swapped", {"seat": seat, "cell": [r, c]})
+    d.emit(Swapped(seat, cell))
     d.note(RecordEntry(seat=seat, action="swap", cell=cell, time_ms=used, at_ms=now_ms))
     end_turn(d, seat, now_ms, rng, list(d.hands[seat]))
 
@@ -165,6 +166,6 @@ def time_out(d: Draft, rng: random.Random) -> None:
     move_ms = d.options.move_ms
     clock = d.clocks[seat]
     d.clocks[seat] = None if clock is None else clock - move_ms
-    d.emit("timeout", {"seat": seat})
+    d.emit(Timeout(seat))
     d.note(RecordEntry(seat=seat, action="timeout", time_ms=move_ms, at_ms=due.at_ms))
     end_turn(d, seat, due.at_ms, rng, list(d.hands[seat]), lost_pair=True, by_move=False)

@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
 
+from .counts import BlockCounts
 from .options import Board, GameOptions
+from .plain import plain
 from .seats import Seat, Status, Variant, is_status, seat_of, seat_or_none
 
 SCHEMA = 1
@@ -127,10 +129,12 @@ class LastMistake:
     seat: Seat
     cell: tuple[int, int]
     digit: int
-    v: int  # the version of the `mistake` event
+    v: int
+    """the version of its ``mistake`` event"""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "cell": list(self.cell), "digit": self.digit, "v": self.v}
+        mistake: dict[str, Any] = plain(self)
+        return mistake
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LastMistake:
@@ -148,20 +152,16 @@ class Result:
 
     winner: Seat | None
     by: By
-    path: tuple[tuple[int, int], ...] | None = None  # Bridge/Blitz: the connecting chain
-    blocks: tuple[int, ...] | None = None  # Domains: the winner's blocks
-    block_table: tuple[int, int, int] | None = None  # Domains: blue, red, undecided
+    path: tuple[tuple[int, int], ...] | None = None
+    """Bridge/Blitz, won by the goal: the connecting chain"""
+    blocks: tuple[int, ...] | None = None
+    """Domains, won by the goal: the winner's blocks"""
+    block_table: BlockCounts | None = None
+    """Domains, won by the goal"""
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"winner": self.winner, "by": self.by}
-        if self.path is not None:
-            data["path"] = [list(cell) for cell in self.path]
-        if self.blocks is not None:
-            data["blocks"] = list(self.blocks)
-        if self.block_table is not None:
-            blue, red, undecided = self.block_table
-            data["block_table"] = {"blue": blue, "red": red, "undecided": undecided}
-        return data
+        result: dict[str, Any] = plain(self)
+        return result
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Result:
@@ -178,7 +178,7 @@ class Result:
             blocks=None if blocks is None else tuple(int(b) for b in blocks),
             block_table=None
             if table is None
-            else (int(table["blue"]), int(table["red"]), int(table["undecided"])),
+            else BlockCounts(int(table["blue"]), int(table["red"]), int(table["undecided"])),
         )
 
 

@@ -1,23 +1,26 @@
-"""What a player (or a spectator) may know: PROTOCOL.md's VIEW, and the public turn summary.
+"""What a player (or a spectator) may know: the VIEW (:mod:`.view_types`), and the public
+turn summary.
 
 Never in a view or a public event: the solution, the bag's contents, the
-other player's hand. Extra fields beyond PROTOCOL.md: ``last_mistake``
-(public, RULES.md §5), ``resume_requested`` (seats that asked to resume an
-adjourned game), ``block_owners`` (Domains: one of 'b', 'r', '.' per block),
-``moves`` (turns played so far), ``abortable`` (either player may still abort).
+other player's hand.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from . import clocks
+from .counts import BlockCounts, SeatClocks, SeatCounts
 from .errors import MalformedAction
+from .events import Turn
 from .first_moves import abortable
 from .goals import block_table
 from .pie import pie_cell
+from .plain import plain
 from .seats import SEATS, Seat, is_seat
 from .state import GameState
+from .view_types import Offers, PlayerInfo, Players, View, ViewOptions
 
 
 def next_deadline(state: GameState) -> int | None:
@@ -42,96 +45,103 @@ def swap_cell(state: GameState) -> tuple[int, int] | None:
     return pie_cell(state.variant, state.status, state.to_move, state.turns_played, state.record)
 
 
-def _variant_fields(state: GameState, swap_for: Seat | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _VariantFields:
+    """What a view and a ``turn`` have only in some variants (None: not in this one)."""
+
+    moves_left_in_pair: int | None = None
+    block_table: BlockCounts | None = None
+    block_owners: str | None = None
+    swap_open: bool | None = None
+
+
+def _variant_fields(state: GameState) -> _VariantFields:
     if state.variant == "domains":
         table = block_table(state.owners, state.board.layout)
-        return {
-            "moves_left_in_pair": state.moves_left_in_pair,
-            "block_table": table.to_dict(),
-            "block_owners": table.marks(),
-        }
-    available = swap_cell(state) is not None and (swap_for is None or swap_for == "red")
-    return {"swap_available": available}
+        return _VariantFields(moves_left_in_pair=state.moves_left_in_pair,
+                              block_table=table.counts(), block_owners=table.marks())
+    return _VariantFields(swap_open=swap_cell(state) is not None)
 
 
-def turn_summary(state: GameState, now_ms: int) -> dict[str, Any]:
+def turn_summary(state: GameState, now_ms: int) -> Turn:
     """The public `turn` event: who moves, until when, and the public counters."""
-    data: dict[str, Any] = {
-        "turn": state.turn,
-        "deadline_ms": next_deadline(state),
-        "now_ms": now_ms,
-        "bag": len(state.bag),
-        "hand_sizes": {seat: len(state.hand(seat)) for seat in SEATS},
-        "clock_ms": {seat: clock_at(state, seat, now_ms) for seat in SEATS},
-        "mistakes": {seat: state.side(seat).mistakes for seat in SEATS},
-    }
-    data.update(_variant_fields(state, None))
-    data.pop("block_owners", None)
-    return data
-
-
-def _view(state: GameState, now_ms: int, seat: Seat | None) -> dict[str, Any]:
-    options = state.options
-    view: dict[str, Any] = {
-        "game": state.game_id,
-        "v": state.v,
-        "room": options.room,
-        "variant": options.variant,
-        "size": state.size,
-        "blocks": state.board.layout.to_string(),
-        "digits": state.digits,
-        "owners": state.owners,
-        "clues": state.board.clue_mask(),
-    }
-    if seat is not None:
-        view["you"] = seat
-    view["players"] = {
-        s: {
-            "name": state.side(s).name,
-            "hand_size": len(state.hand(s)),
-            "mistakes": state.side(s).mistakes,
-            "clock_ms": clock_at(state, s, now_ms),
-        }
-        for s in SEATS
-    }
-    if seat is not None:
-        view["hand"] = list(state.hand(seat))
-    view.update(
-        {
-            "bag": len(state.bag),
-            "turn": state.turn,
-            "now_ms": now_ms,
-            "deadline_ms": next_deadline(state),
-            "status": state.status,
-            "result": state.result,
-            "offers": {"draw": state.draw_offer, "adjourn": state.adjourn_offer},
-            "options": {
-                "blocks": options.blocks,
-                "clues": options.clues,
-                "take_price": options.take_price,
-                "move_ms": options.move_ms,
-                "game_ms": options.game_ms,
-                "highlighting": options.highlighting,
-                "rated": options.rated,
-            },
-            "last_mistake": None if state.last_mistake is None else state.last_mistake.to_dict(),
-            "resume_requested": [s for s in SEATS if state.side(s).resume],
-            "moves": state.turns_played,
-            # RULES.md §7 [decided]: either player may still abort.
-            "abortable": abortable(state.status, state.record),
-        }
+    extra = _variant_fields(state)
+    return Turn(
+        turn=state.turn,
+        deadline_ms=next_deadline(state),
+        now_ms=now_ms,
+        bag=len(state.bag),
+        hand_sizes=SeatCounts.of(lambda s: len(state.hand(s))),
+        clock_ms=SeatClocks.of(lambda s: clock_at(state, s, now_ms)),
+        mistakes=SeatCounts.of(lambda s: state.side(s).mistakes),
+        moves_left_in_pair=extra.moves_left_in_pair,
+        block_table=extra.block_table,
+        swap_available=extra.swap_open,
+        swap_open=extra.swap_open,
     )
-    view.update(_variant_fields(state, seat))
-    return view
+
+
+def _view(state: GameState, now_ms: int, seat: Seat | None) -> View:
+    options = state.options
+    extra = _variant_fields(state)
+    return View(
+        game=state.game_id,
+        v=state.v,
+        room=options.room,
+        variant=options.variant,
+        size=state.size,
+        blocks=state.board.layout.to_string(),
+        digits=state.digits,
+        owners=state.owners,
+        clues=state.board.clue_mask(),
+        you=seat,
+        players=Players.of(lambda s: PlayerInfo(
+            name=state.side(s).name,
+            hand_size=len(state.hand(s)),
+            mistakes=state.side(s).mistakes,
+            clock_ms=clock_at(state, s, now_ms),
+        )),
+        hand=None if seat is None else state.hand(seat),
+        bag=len(state.bag),
+        turn=state.turn,
+        now_ms=now_ms,
+        deadline_ms=next_deadline(state),
+        status=state.status,
+        result=state.outcome,
+        offers=Offers(draw=state.draw_offer, adjourn=state.adjourn_offer),
+        options=ViewOptions(
+            blocks=options.blocks,
+            clues=options.clues,
+            take_price=options.take_price,
+            move_ms=options.move_ms,
+            game_ms=options.game_ms,
+            highlighting=options.highlighting,
+            rated=options.rated,
+        ),
+        last_mistake=state.last_mistake,
+        resume_requested=tuple(s for s in SEATS if state.side(s).resume),
+        moves=state.turns_played,
+        # RULES.md §7 [decided]: either player may still abort.
+        abortable=abortable(state.status, state.record),
+        moves_left_in_pair=extra.moves_left_in_pair,
+        block_table=extra.block_table,
+        block_owners=extra.block_owners,
+        # The pie rule is open and it is the viewer's move; a spectator is told whether
+        # the player to move may swap, as before there was ``swap_open``.
+        swap_available=extra.swap_open and (seat is None or seat == state.to_move),
+        swap_open=extra.swap_open,
+    )
 
 
 def player_view(state: GameState, seat: Seat, now_ms: int) -> dict[str, Any]:
-    """PROTOCOL.md's VIEW for one seat: its own hand only, the rest public."""
+    """The VIEW for one seat, as JSON: its own hand only, the rest public."""
     if not is_seat(seat):
         raise MalformedAction(f"view: the seat must be 'blue' or 'red', not {seat!r}")
-    return _view(state, now_ms, seat)
+    view: dict[str, Any] = plain(_view(state, now_ms, seat))
+    return view
 
 
 def spectator_view(state: GameState, now_ms: int) -> dict[str, Any]:
-    """The VIEW without `you` and `hand`; `swap_available` says whether red may swap now."""
-    return _view(state, now_ms, None)
+    """The VIEW without `you` and `hand`, as JSON."""
+    view: dict[str, Any] = plain(_view(state, now_ms, None))
+    return view

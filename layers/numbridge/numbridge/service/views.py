@@ -6,22 +6,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from numbridge import rules
+from numbridge.protocol import render
 from numbridge.store.games import StoredEvent
 
 
 def event_frame(game_id: str, event: rules.Event) -> StoredEvent:
-    return StoredEvent(
-        v=event.v, to=event.to, frame={"type": event.kind, "game": game_id, "v": event.v,
-                                       **event.data},
-    )
+    """The event as it is stored and sent: its frame, and who may see it."""
+    return StoredEvent(v=event.v, to=event.to, frame=render.event_frame(game_id, event))
 
 
 def for_viewer(event: StoredEvent, seat: str | None) -> dict[str, Any]:
-    """The event itself if the viewer may see it, else a bare placeholder that
-    still advances the viewer's ``v``."""
+    """The event itself if the viewer may see it, else a bare placeholder."""
     if event.to is None or event.to == seat:
         return event.frame
-    return {"type": "hidden", "game": event.frame["game"], "v": event.v}
+    return render.hidden_frame(event.frame["game"], event.v)
 
 
 def state_frame(state: rules.GameState, seat: rules.Seat, now_ms: int,
