@@ -113,7 +113,7 @@ def run_pairing(
                    for seat, level in seats.items()}
         result = play(state, players, random.Random(rng.getrandbits(32)), 1_000, STEP_MS)
         final = result.state
-        winner = final.outcome.winner if final.outcome is not None else None
+        winner = final.result.winner if final.result is not None else None
         tally.wins[seats[winner] if winner is not None else "draw"] += 1
         tally.games += 1
         tally.actions.append(len(result.actions))

@@ -4,9 +4,11 @@ abort; a first move lost to the clock aborts the game. Unrated, shown as aborted
 from __future__ import annotations
 
 from harness import World
+from numbridge.rules import Result
 from players import current, first_moves, start_game
 
-ABORTED = {"winner": None, "by": "aborted"}
+ABORTED = {"winner": None, "by": "aborted"}  # as frames carry it
+ABORTED_RESULT = Result(winner=None, by="aborted")
 
 
 def test_a_player_aborts_a_fresh_game(world: World) -> None:
@@ -15,7 +17,7 @@ def test_a_player_aborts_a_fresh_game(world: World) -> None:
     bob.new()
     assert bob.ask("abort", game=game)["type"] == "ack"
     final = current(world, game)
-    assert final.status == "finished" and final.result == ABORTED
+    assert final.status == "finished" and final.result == ABORTED_RESULT
     for conn in (ana, bob):
         [finished] = [f for f in conn.frames if f["type"] == "finished"]
         assert finished["result"] == ABORTED and finished["game"] == game
@@ -49,7 +51,7 @@ def test_a_first_move_lost_to_the_clock_aborts_the_game(world: World) -> None:
     world.clock.advance(31_000)
     assert world.deliver_timers() == {"batchItemFailures": []}
     final = current(world, game)
-    assert final.result == ABORTED
+    assert final.result == ABORTED_RESULT
     kinds = [f["type"] for f in bob.new() if f.get("game") == game]
     assert kinds[-2:] == ["timeout", "finished"]
     [line] = bob.ask("games")["games"]

@@ -90,7 +90,7 @@ def test_a_long_absence_in_a_clocked_room_ends_on_time_in_one_commit(world: Worl
     assert world.sweep() == {"advanced": 1}
     state = current(world, game)
     assert state.status == "finished" and state.result is not None
-    assert state.result["by"] == "time"
+    assert state.result.by == "time"
     assert sum(1 for e in state.record if e.action == "timeout") > 40
     for conn in (ana, bob):
         check_gapless(conn, game)

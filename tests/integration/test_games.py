@@ -36,8 +36,8 @@ def test_a_whole_game_of_each_variant(world: World, room: str) -> None:
     final = play_out(world, game, {"ana": ana, "bob": bob}, seed=len(room))
 
     assert final.status == "finished"
-    assert final.result is not None and final.result["winner"] in {"blue", "red"}
-    assert final.result["by"] == "goal"
+    assert final.result is not None and final.result.winner in {"blue", "red"}
+    assert final.result.by == "goal"
     for conn, seat in ((ana, "blue"), (bob, "red")):
         events = game_frames(conn, game)
         # Every event reached both players, in order, with no gap in v; the last is
@@ -62,12 +62,12 @@ def test_a_whole_game_of_each_variant(world: World, room: str) -> None:
     # The archive holds the whole record, the solution and how it ended.
     record = bob.ask("record", game=game)["record"]
     assert record["solution"] == final.board.solution
-    assert record["result"]["winner"] == final.result["winner"]
+    assert record["result"]["winner"] == final.result.winner
     turns = record["moves"]
     assert len(turns) >= 10 and {"seat", "action"} <= set(turns[0])
 
     # Ratings moved in the winner's favour; the games list says so.
-    winner = "ana" if final.result["winner"] == "blue" else "bob"
+    winner = "ana" if final.result.winner == "blue" else "bob"
     listed = {c.player: c.ask("games")["games"] for c in (ana, bob)}
     for player, games in listed.items():
         [line] = [g for g in games if g["game"] == game]

@@ -26,7 +26,7 @@ def test_a_draw_is_accepted_when_behind_on_blocks_and_declined_when_ahead(level:
     frame = think(behind, "red", level)  # type: ignore[arg-type]
     assert frame == {"action": "accept_draw", "game": "g-bot"}
     after = play_frame(behind, "red", frame).state
-    assert after.outcome is not None and after.outcome.by == "agreement"
+    assert after.result is not None and after.result.by == "agreement"
 
     ahead = dataclasses.replace(_domains_with_blocks(1, 3), draw_offer="blue", to_move="red")
     frame = think(ahead, "red", level)  # type: ignore[arg-type]

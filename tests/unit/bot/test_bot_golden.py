@@ -33,8 +33,8 @@ HIDDEN_GIVENS = [5, 7, 9, 10, 14, 18, 20, 21, 26, 35, 37, 38, 39, 44, 45, 46, 53
 
 def _won_by(state, seat, frame) -> bool:  # type: ignore[no-untyped-def]
     after = play_frame(state, seat, frame).state
-    return after.status == "finished" and after.outcome is not None and (
-        after.outcome.winner == seat
+    return after.status == "finished" and after.result is not None and (
+        after.result.winner == seat
     )
 
 

@@ -166,7 +166,7 @@ def test_every_action_the_bot_returns_is_legal(setup: Setup) -> None:
     while game.state.status != "finished":
         assert game.actions < MAX_ACTIONS, "the game does not end"
         game.step()
-    outcome = game.state.outcome
+    outcome = game.state.result
     assert outcome is not None
     if outcome.by == "goal":
         assert outcome.winner in SEATS

@@ -217,7 +217,7 @@ def check_due(before: GameState, after: GameState, now: int) -> None:
         if seat not in want.refilled:
             assert after.hand(seat) == before.hand(seat)
     if want.status == "finished":
-        assert after.result is not None and (after.result["winner"], after.result["by"]) == (
+        assert after.result is not None and (after.result.winner, after.result.by) == (
             want.winner, want.by)
         return
     assert (after.to_move, after.moves_left_in_pair) == (want.to_move, want.moves_left), want
@@ -323,7 +323,7 @@ def check_state(s: GameState) -> None:
             assert connection(s.owners, n, "blue") is None
             assert connection(s.owners, n, "red") is None
     else:
-        result = s.result
+        result = s.result and s.result.to_dict()
         assert result is not None
         check_result(s, result)
 

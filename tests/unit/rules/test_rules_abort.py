@@ -27,8 +27,8 @@ from numbridge.rules.events import Finished, Timeout
 from numbridge.rules.state import Result
 from rules_helpers import deal, free_clue, play_correct, play_mistake, roundtrip
 
-ABORTED = {"winner": None, "by": "aborted"}
-ABORT = Finished(Result(winner=None, by="aborted"))
+ABORTED = Result(winner=None, by="aborted")
+ABORT = Finished(ABORTED)
 
 
 def rng() -> random.Random:
@@ -46,7 +46,7 @@ def test_either_player_may_abort_a_fresh_game(seat: str) -> None:
     assert n.status == "finished" and n.result == ABORTED and next_deadline(n) is None
     assert n.blue.clock_ms == 900_000 - 3_000  # the mover's time is charged, as on resign
     assert n.record[-1].action == "abort" and n.record[-1].seat == seat
-    assert archive_record(n)["result"] == ABORTED
+    assert archive_record(n)["result"] == ABORTED.to_dict()
     assert player_view(n, "red", 4_000)["abortable"] is False
     with pytest.raises(GameOver):
         apply(n, "blue", Abort(), 5_000, rng())
@@ -61,7 +61,7 @@ def test_abort_stays_open_until_the_second_player_moves() -> None:
     for seat in ("blue", "red"):
         with pytest.raises(IllegalAction, match=r"^abort: both players have moved; resign"):
             apply(s, seat, Abort(), 3, rng())  # type: ignore[arg-type]
-    assert apply(s, "red", Resign(), 3, rng()).state.result == {"winner": "blue",
+    assert apply(s, "red", Resign(), 3, rng()).state.result.to_dict() == {"winner": "blue",
                                                                  "by": "resign"}
 
 

@@ -167,7 +167,7 @@ def test_a_long_absence_in_a_clocked_room_ends_on_time_in_one_bounded_catch_up()
     assert len(t.events) <= MAX_EVENTS
     kinds = [e.kind for e in t.events]
     assert kinds[-1] == "finished" and kinds.count("timeouts") == 1
-    assert t.state.result is not None and t.state.result["by"] == "time"
+    assert t.state.result is not None and t.state.result.by == "time"
     folded = next(e.body for e in t.events if e.kind == "timeouts")
     shown = kinds.count("timeout")
     assert folded.count + shown == record_timeouts(t.state) > 40
@@ -214,5 +214,5 @@ def test_thousands_of_missed_deadlines_with_a_generous_game_clock() -> None:
         s = t.state
         calls += 1
         assert calls < 100
-    assert s.result is not None and s.result["by"] == "time"
+    assert s.result is not None and s.result.by == "time"
     assert record_timeouts(s) > 2_000

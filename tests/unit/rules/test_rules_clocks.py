@@ -81,7 +81,7 @@ def started(variant: str = "bridge", **overrides: object) -> GameState:
 def test_loss_on_time_when_the_clock_ends_with_the_move_limit() -> None:
     s = started("bridge", game_ms=45_000)  # both limits fall at 45 s: the game clock wins
     t = advance(s, 45_000, rng())
-    assert t.state.result == {"winner": "red", "by": "time"}
+    assert t.state.result.to_dict() == {"winner": "red", "by": "time"}
 
 
 def test_catching_up_applies_missed_deadlines_in_order() -> None:
@@ -96,7 +96,7 @@ def test_catching_up_applies_missed_deadlines_in_order() -> None:
     turns = [e.body for e in t.events if e.kind == "turn"]
     assert [d.now_ms for d in turns] == [45_000, 90_000, 135_000, 180_000]
     assert [d.deadline_ms for d in turns] == [90_000, 135_000, 180_000, 190_000]
-    assert t.state.result == {"winner": "red", "by": "time"}
+    assert t.state.result.to_dict() == {"winner": "red", "by": "time"}
     assert [e.v for e in t.events] == list(range(s.v + 1, s.v + len(t.events) + 1))
 
 

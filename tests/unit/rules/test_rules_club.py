@@ -32,7 +32,7 @@ def test_resign() -> None:
     s = deal()
     t = apply(s, "red", Resign(), 5_000, rng())  # not red's turn: resigning is always open
     assert [e.kind for e in t.events] == ["finished"]
-    assert t.state.result == {"winner": "blue", "by": "resign"}
+    assert t.state.result.to_dict() == {"winner": "blue", "by": "resign"}
     assert t.state.blue.clock_ms == 900_000 - 5_000  # the mover's time is charged
     assert archive_record(t.state)["moves"][-1]["action"] == "resign"
     with pytest.raises(GameOver):
@@ -46,7 +46,7 @@ def test_draw_by_agreement() -> None:
     assert player_view(t.state, "blue", 0)["offers"] == {"draw": "red", "adjourn": None}
     t = apply(t.state, "blue", AcceptDraw(), 1, rng())
     assert [e.kind for e in t.events] == ["finished"]
-    assert t.state.result == {"winner": None, "by": "agreement"}
+    assert t.state.result.to_dict() == {"winner": None, "by": "agreement"}
 
 
 def test_draw_offer_errors() -> None:
@@ -64,7 +64,7 @@ def test_draw_offer_errors() -> None:
 
 def test_crossing_draw_offers_agree() -> None:
     s = apply(deal(), "blue", OfferDraw(), 0, rng()).state
-    assert apply(s, "red", OfferDraw(), 0, rng()).state.result == {
+    assert apply(s, "red", OfferDraw(), 0, rng()).state.result.to_dict() == {
         "winner": None,
         "by": "agreement",
     }
@@ -106,7 +106,7 @@ def test_a_timeout_does_not_lapse_an_offer() -> None:
     s = play_correct(s, "blue", now=1)
     s = advance(s, 1 + 45_000, rng()).state  # red times out: red made no move
     assert s.draw_offer == "blue" and s.turn == "blue"
-    assert apply(s, "red", AcceptDraw(), 45_002, rng()).state.result == {
+    assert apply(s, "red", AcceptDraw(), 45_002, rng()).state.result.to_dict() == {
         "winner": None,
         "by": "agreement",
     }
@@ -116,7 +116,7 @@ def test_draws_can_be_agreed_while_adjourned() -> None:
     s = apply(deal(), "blue", OfferAdjourn(), 0, rng()).state
     s = apply(s, "red", AcceptAdjourn(), 0, rng()).state
     s = apply(s, "red", OfferDraw(), 0, rng()).state
-    assert apply(s, "blue", AcceptDraw(), 0, rng()).state.result == {
+    assert apply(s, "blue", AcceptDraw(), 0, rng()).state.result.to_dict() == {
         "winner": None,
         "by": "agreement",
     }

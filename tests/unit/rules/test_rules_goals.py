@@ -42,7 +42,7 @@ def test_red_wins_along_the_top_row_through_both_corners() -> None:
     s = arrange(s, owners=owners, hands={"red": [digit]}, to_move="red")
     t = apply(s, "red", Place((0, 8), digit), 7, rng())
     assert [e.kind for e in t.events] == ["placed", "hand", "finished"]
-    result = t.state.result
+    result = t.state.result and t.state.result.to_dict()
     assert result == {
         "winner": "red",
         "by": "goal",
@@ -63,7 +63,7 @@ def test_blue_wins_down_a_column_that_is_reds_side() -> None:
     digit = int(s.board.solution[idx(s, 8, 0)])
     s = arrange(s, owners=owners, hands={"blue": [digit]})
     t = apply(s, "blue", Place((8, 0), digit), 7, rng())
-    assert t.state.result == {
+    assert t.state.result.to_dict() == {
         "winner": "blue",
         "by": "goal",
         "path": [[r, 0] for r in range(9)],
@@ -117,7 +117,7 @@ def test_domains_early_end_at_five_two_with_two_undecided() -> None:
     assert table.counts() == BlockCounts(blue=4, red=2, undecided=3)
     t = apply(s, "blue", Place(divmod(last, 9), digit), 3, rng())
     assert [e.kind for e in t.events] == ["placed", "hand", "finished"]
-    assert t.state.result == {
+    assert t.state.result.to_dict() == {
         "winner": "blue",
         "by": "goal",
         "blocks": [0, 1, 2, 3, 6],
@@ -143,4 +143,4 @@ def test_domains_taken_clue_counts_for_the_block() -> None:
     s2 = new_game("g", s.options, board, {"blue": "a", "red": "b"}, rng(), 0)
     s2 = arrange(s2, owners=owners, hands={"blue": [1, 2, 3]})
     t = apply(s2, "blue", Take(divmod(last, 9), 1), 3, rng())
-    assert t.state.result is not None and t.state.result["winner"] == "blue"
+    assert t.state.result is not None and t.state.result.winner == "blue"

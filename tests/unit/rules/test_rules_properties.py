@@ -45,7 +45,7 @@ def play_to_the_end(setup: Setup) -> None:
     player = Player(setup)
     state = player.play(MAX_STEPS)
     assert state.status == "finished", f"not finished after {player.steps} steps"
-    result = state.result
+    result = state.result and state.result.to_dict()
     assert result is not None
     assert result["winner"] in ("blue", "red")  # no positional draw: exactly one winner
     assert result["by"] in ("goal", "time")

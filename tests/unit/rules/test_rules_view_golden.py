@@ -81,7 +81,7 @@ def old_view(state: GameState, now_ms: int, seat: Seat | None) -> dict[str, Any]
     view.update({
         "bag": len(state.bag), "turn": state.turn, "now_ms": now_ms,
         "deadline_ms": next_deadline(state), "status": state.status,
-        "result": old_result(state.outcome),
+        "result": old_result(state.result),
         "offers": {"draw": state.draw_offer, "adjourn": state.adjourn_offer},
         "options": {"blocks": options.blocks, "clues": options.clues,
                     "take_price": options.take_price, "move_ms": options.move_ms,
@@ -106,7 +106,7 @@ def with_swap_open(state: GameState, old: dict[str, Any]) -> dict[str, Any]:
 
 
 def check(state: GameState, now_ms: int) -> None:
-    assert state.to_dict()["result"] == old_result(state.outcome)
+    assert state.to_dict()["result"] == old_result(state.result)
     for seat in (*SEATS, None):
         view = player_view(state, seat, now_ms) if seat else spectator_view(state, now_ms)
         expected = with_swap_open(state, old_view(state, now_ms, seat))

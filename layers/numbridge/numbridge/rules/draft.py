@@ -36,7 +36,7 @@ class Draft:
         self.moves_left = state.moves_left_in_pair
         self.turn_started = state.turn_started_ms
         self.turns_played = state.turns_played
-        self.outcome: Result | None = state.outcome
+        self.result: Result | None = state.result
         self.offers: dict[str, Seat | None] = {
             "draw": state.draw_offer,
             "adjourn": state.adjourn_offer,
@@ -102,7 +102,7 @@ class Draft:
             moves_left_in_pair=self.moves_left,
             turn_started_ms=self.turn_started,
             turns_played=self.turns_played,
-            outcome=self.outcome,
+            result=self.result,
             draw_offer=self.offers["draw"],
             adjourn_offer=self.offers["adjourn"],
             last_mistake=self.last_mistake,

@@ -42,7 +42,7 @@ def lapse_offers(d: Draft, mover: Seat) -> None:
 
 def finish(d: Draft, result: Result) -> None:
     d.status = "finished"
-    d.outcome = result
+    d.result = result
     d.offers = {"draw": None, "adjourn": None}
     d.resume = {"blue": False, "red": False}
     d.emit(Finished(result))

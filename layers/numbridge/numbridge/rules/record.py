@@ -23,7 +23,7 @@ def archive_record(state: GameState) -> dict[str, Any]:
         "solution": state.board.solution,
         "digits": state.digits,
         "owners": state.owners,
-        "result": state.result,
+        "result": state.result and state.result.to_dict(),
         "mistakes": {s: state.side(s).mistakes for s in SEATS},
         "clock_ms": {s: state.side(s).clock_ms for s in SEATS},
         "moves": [entry.to_dict() for entry in state.record],

@@ -200,7 +200,7 @@ class GameState:
     moves_left_in_pair: int
     turn_started_ms: int
     turns_played: int
-    outcome: Result | None = None
+    result: Result | None = None
     draw_offer: Seat | None = None  # the seat that offered
     adjourn_offer: Seat | None = None
     last_mistake: LastMistake | None = None
@@ -216,10 +216,6 @@ class GameState:
     @property
     def players(self) -> dict[Seat, str]:
         return {"blue": self.blue.name, "red": self.red.name}
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        return None if self.outcome is None else self.outcome.to_dict()
 
     @property
     def variant(self) -> Variant:
@@ -253,7 +249,7 @@ class GameState:
             "moves_left_in_pair": self.moves_left_in_pair,
             "turn_started_ms": self.turn_started_ms,
             "turns_played": self.turns_played,
-            "result": self.result,
+            "result": self.result and self.result.to_dict(),
             "offers": {"draw": self.draw_offer, "adjourn": self.adjourn_offer},
             "last_mistake": None if self.last_mistake is None else self.last_mistake.to_dict(),
             "record": [entry.to_dict() for entry in self.record],
@@ -289,7 +285,7 @@ class GameState:
             moves_left_in_pair=int(data["moves_left_in_pair"]),
             turn_started_ms=int(data["turn_started_ms"]),
             turns_played=int(data["turns_played"]),
-            outcome=None if result is None else Result.from_dict(result),
+            result=None if result is None else Result.from_dict(result),
             draw_offer=seat_or_none(data["offers"]["draw"], "draw offer"),
             adjourn_offer=seat_or_none(data["offers"]["adjourn"], "adjourn offer"),
             last_mistake=None if mistake is None else LastMistake.from_dict(mistake),

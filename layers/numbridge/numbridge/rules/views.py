@@ -107,7 +107,7 @@ def _view(state: GameState, now_ms: int, seat: Seat | None) -> View:
         now_ms=now_ms,
         deadline_ms=next_deadline(state),
         status=state.status,
-        result=state.outcome,
+        result=state.result,
         offers=Offers(draw=state.draw_offer, adjourn=state.adjourn_offer),
         options=ViewOptions(
             blocks=options.blocks,

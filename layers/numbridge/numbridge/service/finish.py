@@ -51,11 +51,11 @@ def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list
 
 
 def aborted(state: rules.GameState) -> bool:
-    return state.outcome is not None and state.outcome.by == "aborted"
+    return state.result is not None and state.result.by == "aborted"
 
 
-def _score_blue(result: dict[str, Any] | None) -> float:
-    winner = (result or {}).get("winner")
+def _score_blue(result: rules.Result | None) -> float:
+    winner = result.winner if result is not None else None
     return 1.0 if winner == "blue" else 0.0 if winner == "red" else 0.5
 
 

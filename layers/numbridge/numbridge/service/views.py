@@ -43,7 +43,8 @@ def summary(state: rules.GameState, seat: rules.Seat, now_ms: int,
             **extra: Any) -> dict[str, Any]:
     """One line of a player's ``games`` list."""
     return {
-        "game": state.game_id, "status": state.status, "result": state.result,
+        "game": state.game_id, "status": state.status,
+        "result": state.result and state.result.to_dict(),
         "variant": state.options.variant, "room": state.options.room, "you": seat,
         "opponent": state.players[rules.other(seat)], "rated": state.options.rated,
         "updated_ms": now_ms, **extra,
