@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from . import abort, club, moves
+from . import abort, moves, offers
 from .counts import SeatCounts
 from .draft import Draft
 from .events import Event, Hand, Passed, Timeout, Timeouts
@@ -115,6 +115,6 @@ def catch_up(d: Draft, now_ms: int, rng: random.Random) -> None:
         moves.time_out(d, rng)
         steps += 1
         if d.status == "playing" and abandoned(d):
-            club.adjourn(d, seat, at_ms, auto=True)
+            offers.adjourn(d, seat, at_ms, auto=True)
     if fold is not None:
         fold.close(d)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from numbridge.rules.seats import NOBODY
 
 # The modules that register the actions' rules (actions.on_turn / any_time).
-from . import abort, club, moves, tiles, turns  # noqa: F401
+from . import abort, moves, offers, tiles, turns  # noqa: F401
 from .actions import (
     ANY_TIME_HANDLERS,
     TURN_HANDLERS,

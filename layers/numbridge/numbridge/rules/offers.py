@@ -1,4 +1,4 @@
-"""The club buttons (RULES.md §7): resign, draw offers, adjournment and resuming.
+"""Resigning, offers and adjournment (RULES.md §7): resign, draw offers, adjournment and resuming.
 
 [decided] An offer lapses when its receiver makes a move (see :mod:`.flow`);
 offering while the opponent's same offer is pending is an acceptance; draws
