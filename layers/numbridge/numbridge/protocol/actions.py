@@ -185,6 +185,30 @@ class DeclineRematch(GameRequest):
     action: Literal["decline_rematch"]
 
 
+# --- spectators -----------------------------------------------------------------------
+
+
+class Watch(GameRequest):
+    """Watch a game in progress: a spectator `state` (no `you`, no `hand`), then the
+    game's events on this connection, the hidden ones as `hidden`."""
+
+    action: Literal["watch"]
+
+
+class Unwatch(GameRequest):
+    """Stop watching a game on this connection."""
+
+    action: Literal["unwatch"]
+
+
+class Live(Request):
+    """The games being played that may be watched, newest first."""
+
+    action: Literal["live"]
+    room: Name | None = None
+    after: Cursor | None = None
+
+
 LOBBY_ACTIONS = (Rooms, Propose, Proposals, Withdraw, Accept, Games, Record, Leaderboard)
 MOVE_ACTIONS = (
     Place, Take, Exchange, Swap, Resign, OfferDraw, AcceptDraw, DeclineDraw,
@@ -192,15 +216,16 @@ MOVE_ACTIONS = (
 )
 QUERY_ACTIONS = (Sync, Candidates)
 REMATCH_ACTIONS = (OfferRematch, AcceptRematch, DeclineRematch)
+WATCH_ACTIONS = (Watch, Unwatch, Live)
 ALL_ACTIONS: tuple[type[Request], ...] = (
-    LOBBY_ACTIONS + MOVE_ACTIONS + QUERY_ACTIONS + REMATCH_ACTIONS
+    LOBBY_ACTIONS + MOVE_ACTIONS + QUERY_ACTIONS + REMATCH_ACTIONS + WATCH_ACTIONS
 )
 
 ClientAction = Annotated[
     Rooms | Propose | Proposals | Withdraw | Accept | Games | Record | Leaderboard
     | Place | Take | Exchange | Swap | Resign | OfferDraw | AcceptDraw | DeclineDraw
     | OfferAdjourn | AcceptAdjourn | Resume | Abort | Sync | Candidates
-    | OfferRematch | AcceptRematch | DeclineRematch,
+    | OfferRematch | AcceptRematch | DeclineRematch | Watch | Unwatch | Live,
     Field(discriminator="action"),
 ]
 MODELS: dict[str, type[Request]] = {

@@ -67,6 +67,8 @@ class GameOptionsOut(Strict):
 class Offers(Strict):
     draw: Seat | None = Field(description="the seat with a pending draw offer")
     adjourn: Seat | None = Field(description="the seat with a pending adjournment offer")
+    rematch: Seat | None = Field(
+        None, description="a finished game: the seat whose rematch offer stands")
 
 
 class LastMistake(Strict):
@@ -112,11 +114,12 @@ class View(Strict):
     moves: int = Field(description="turns played so far")
     abortable: bool = Field(
         description="the game may still be aborted: a player has not made a first move")
+    rematch: str | None = Field(None, description="a finished game's rematch, once dealt")
 
 
 class State(Frame):
     type: Literal["state"] = "state"
-    id: str | None = Field(None, description="present when answering a sync")
+    id: str | None = Field(None, description="present when answering a sync or a watch")
     game: str
     v: int
     view: View
@@ -156,6 +159,7 @@ class RoomOut(Strict):
     highlighting: bool
     blocks: list[BlockKind]
     by_variant: dict[Variant, VariantOut]
+    spectators: bool = Field(description="whether anyone may watch the room's games")
 
 
 class RoomsAnswer(Frame):
@@ -249,6 +253,22 @@ class CandidatesAnswer(Frame):
     cells: list[CellOut]
 
 
+class LiveGame(Strict):
+    game: str
+    room: str
+    variant: Variant
+    players: dict[Seat, str]
+    v: int = Field(description="the game's version when listed")
+    watchers: int = Field(description="connections watching it")
+
+
+class LiveAnswer(Frame):
+    type: Literal["live"] = "live"
+    id: str
+    games: list[LiveGame]
+    next: str | None = Field(description="cursor of the next page (`after`); null on the last")
+
+
 # --- pushed frames that are not game events (no `v`) ---------------------------------
 
 
@@ -292,18 +312,18 @@ PUSHED = (RematchOffered, RematchDeclined, RematchAccepted, Presence)
 
 ANSWERS = (
     Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
-    RecordAnswer, LeaderboardAnswer, CandidatesAnswer,
+    RecordAnswer, LeaderboardAnswer, CandidatesAnswer, LiveAnswer,
 )
 FixedFrame = Annotated[
     Ack | Error | State | Hidden | RoomsAnswer | ProposalAnswer | ProposalsAnswer
-    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer
+    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer | LiveAnswer
     | RematchOffered | RematchDeclined | RematchAccepted | Presence,
     Field(discriminator="type"),
 ]
 FIXED_TYPES = frozenset(
     {"ack", "error", "state", "hidden", "rooms", "proposal", "proposals", "games", "record",
-     "leaderboard", "candidates", "rematch_offered", "rematch_declined", "rematch_accepted",
-     "presence"}
+     "leaderboard", "candidates", "live", "rematch_offered", "rematch_declined",
+     "rematch_accepted", "presence"}
 )
 @cache
 def _fixed() -> TypeAdapter[FixedFrame]:

@@ -14,9 +14,10 @@ from typing import Any
 
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import actions as act
-from numbridge.service import botgame, lobby, play, rematch
+from numbridge.service import botgame, lobby, play, rematch, watching
 from numbridge.service.commit import Once, digest, refused, settle
 from numbridge.service.context import Services
+from numbridge.service.delivery import deliver
 from numbridge.service.inbound import message_parts
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
@@ -31,6 +32,14 @@ USE_CASES: dict[type[act.Request], UseCase] = {
     **{kind: play.play for kind in act.MOVE_ACTIONS},
     act.OfferRematch: rematch.offer_rematch, act.AcceptRematch: rematch.accept_rematch,
     act.DeclineRematch: rematch.decline_rematch,
+    act.Live: watching.live,
+}
+# Watching belongs to a connection, not to a player: these are also told which one.
+# Not in MUTATING: watching again is harmless, and a stored answer would not watch on
+# the connection a retry comes from.
+ConnectionUseCase = Callable[[Services, str, str, Any], Outcome]
+CONNECTION_USE_CASES: dict[type[act.Request], ConnectionUseCase] = {
+    act.Watch: watching.watch, act.Unwatch: watching.unwatch,
 }
 # Requests that change something: applied at most once per (player, id).
 MUTATING: frozenset[type[act.Request]] = frozenset(
@@ -59,7 +68,7 @@ class MessageHandler:
             return {"statusCode": 400}
         outcome = self.handle(connection_id, raw)
         self.svc.notifier.post(connection_id, outcome.replies)
-        _deliver(self.svc, outcome)
+        deliver(self.svc, outcome)
         return {"statusCode": 200}
 
     def handle(self, connection_id: str, raw: object) -> Outcome:
@@ -86,10 +95,11 @@ class MessageHandler:
                 "rate_limited", f"too many requests: retry in {wait_ms} ms", wait_ms))
         if isinstance(request, act.GameRequest):
             logger.append_keys(game=request.game)
-        use_case = USE_CASES[type(request)]
-
         def decide() -> Outcome:
-            return use_case(self.svc, player, request)
+            on_connection = CONNECTION_USE_CASES.get(type(request))
+            if on_connection is not None:
+                return on_connection(self.svc, player, connection_id, request)
+            return USE_CASES[type(request)](self.svc, player, request)
 
         once = Once(player, request.id, digest(request)) if type(request) in MUTATING else None
         if once is not None and (repeat := once.stored(self.svc)) is not None:
@@ -147,21 +157,10 @@ def _message_id(record: Any) -> object:
 def _advance_isolated(svc: Services, game_id: str, timer_v: int | None = None) -> bool:
     """Advance one game and push its events; a failure is logged and counted, not raised."""
     try:
-        _deliver(svc, settle(svc, partial(play.advance, svc, game_id, timer_v)))
+        deliver(svc, settle(svc, partial(play.advance, svc, game_id, timer_v)))
     except Exception:
         logger.exception("advancing a game failed", extra={"game": game_id})
         count("GameAdvanceFailures")
         return False
     return True
 
-
-def _deliver(svc: Services, outcome: Outcome) -> None:
-    """Push what was committed. A push that fails is logged and skipped: the change
-    stands, and the players catch up by ``v`` (``sync``)."""
-    for player, frames in outcome.pushes:
-        try:
-            svc.notifier.to_player(player, frames)
-        except Exception:
-            count("PushFailures")
-            logger.exception("push failed; the player catches up by v",
-                             extra={"player": player})
