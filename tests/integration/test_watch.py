@@ -84,7 +84,7 @@ def test_watch_refusals(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_unwatch_stops_the_events_on_that_connection(world: World) -> None:
-    ana, bob, game = a_game(world)
+    ana, _bob, game = a_game(world)
     cy, dan = world.join("cy"), world.join("dan")
     for watcher in (cy, dan):
         assert watcher.ask("watch", game=game)["type"] == "state"
@@ -118,7 +118,7 @@ def test_watchers_catch_up_with_sync(world: World) -> None:
 
 
 def test_watchers_hear_presence(world: World) -> None:
-    ana, bob, game = a_game(world)
+    _ana, bob, game = a_game(world)
     cy = world.join("cy")
     cy.ask("watch", game=game)
     bob.close()
@@ -192,7 +192,7 @@ def test_a_gone_watcher_does_not_fail_the_move_and_is_forgotten(world: World) ->
 
 
 def test_watch_items_go_with_the_connection_and_their_ttl(world: World) -> None:
-    ana, bob, game = a_game(world)
+    _ana, _bob, game = a_game(world)
     cy, dan = world.join("cy"), world.join("dan")
     cy.ask("watch", game=game)
     assert len(watch_items(world, game, cy)) == 2
@@ -221,7 +221,7 @@ def test_many_watchers_are_posted_to_at_once(world: World) -> None:
     lock = threading.Lock()
     real = world.api.post_to_connection
 
-    def post(ConnectionId: str, Data: bytes) -> dict[str, Any]:  # noqa: N803 - boto3's names
+    def post(ConnectionId: str, Data: bytes) -> dict[str, Any]:
         with lock:
             waits = ConnectionId in first
             first.discard(ConnectionId)

@@ -202,7 +202,8 @@ class Unwatch(GameRequest):
 
 
 class Live(Request):
-    """The games being played that may be watched, newest first."""
+    """The games being played that may be watched: room by room in the lobby's order
+    (or one `room`), newest first."""
 
     action: Literal["live"]
     room: Name | None = None

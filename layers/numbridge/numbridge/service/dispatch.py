@@ -95,6 +95,7 @@ class MessageHandler:
                 "rate_limited", f"too many requests: retry in {wait_ms} ms", wait_ms))
         if isinstance(request, act.GameRequest):
             logger.append_keys(game=request.game)
+
         def decide() -> Outcome:
             on_connection = CONNECTION_USE_CASES.get(type(request))
             if on_connection is not None:

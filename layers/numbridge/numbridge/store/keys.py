@@ -117,6 +117,11 @@ def playing_in(room_id: str) -> str:
     return f"PLAYING#{room_id}"
 
 
+def playing_order(game_id: str) -> str:
+    # A game id begins with its creation time: the index keeps the games in that order.
+    return game_id
+
+
 def watcher(connection_id: str) -> str:
     """A game's watcher, under the game."""
     return f"{WATCH_PREFIX}{connection_id}"

@@ -52,7 +52,7 @@ class PlayingGames:
     @staticmethod
     def put_write(game_id: str, room: str, variant: str, players: Mapping[Any, str]) -> Write:
         return Put({"pk": keys.game(game_id), "sk": keys.PLAYING,
-                    "gsi1pk": keys.playing_in(room), "gsi1sk": game_id,
+                    "gsi1pk": keys.playing_in(room), "gsi1sk": keys.playing_order(game_id),
                     "room": room, "variant": variant,
                     "blue": players["blue"], "red": players["red"]})
 
