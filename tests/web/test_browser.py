@@ -502,7 +502,7 @@ def resign(player: Page) -> None:
 
 
 def shown_game(player: Page) -> str:
-    """The id of the game shown (the title's last but one word, before ``· vN``)."""
+    """The id of the game shown, from its title."""
     return str(player.page.locator("#game-title .gid").inner_text().split()[0])
 
 

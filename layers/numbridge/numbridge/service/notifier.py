@@ -70,10 +70,6 @@ class Notifier:
         for done in posts:
             done.result()  # re-raises only what is no Exception (the process exiting)
 
-    def to_player(self, player: str, frames: Sequence[dict[str, Any]]) -> None:
-        """Send frames to every open connection of a player (all their devices)."""
-        self.post_all({c: frames for c in self.connections.of_player(player)})
-
     def _post_or_log(self, connection_id: str, frames: Sequence[dict[str, Any]]) -> None:
         try:
             self.post(connection_id, frames)
