@@ -117,6 +117,18 @@ def test_watchers_catch_up_with_sync(world: World) -> None:
     assert again.ask("sync", game=game)["view"]["status"] == "finished"
 
 
+def test_a_bot_seat_s_moves_reach_the_watchers(world: World) -> None:
+    ana = world.join("ana")
+    frames = ana.send("propose", room="blitz", bot="easy", colour="red")
+    game = next(f["game"] for f in frames if f["type"] == "state")
+    cy = world.join("cy")
+    cy.ask("watch", game=game)
+    world.play_bots()  # blue, the bot, moves first
+    seen = game_frames(cy, game)
+    assert [f["v"] for f in seen] == list(range(1, current(world, game).v + 1))
+    assert seen == game_frames(ana, game)  # the bot's tiles hidden from both
+
+
 def test_watchers_hear_presence(world: World) -> None:
     _ana, bob, game = a_game(world)
     cy = world.join("cy")
