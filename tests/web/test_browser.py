@@ -533,7 +533,7 @@ def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) ->
 
         # Ana's move arrives (her new tiles stay hers), then bob's tile on its cell.
         ana.page.click("#actions button.exchange")
-        eventually(lambda: version(cy) == version(ana) == 3, "ana's exchange at the watcher")
+        eventually(lambda: version(cy) == version(ana) >= 2, "ana's exchange at the watcher")
         assert cy.page.locator("#log li[data-kind=exchanged]").count() == 1
         bob.page.wait_for_selector("#status-line.mine")
         bob.page.locator("#hand button.tile").first.click()
@@ -541,7 +541,8 @@ def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) ->
         candidate.wait_for()
         r, c = int(candidate.get_attribute("data-r")), int(candidate.get_attribute("data-c"))
         candidate.click()
-        eventually(lambda: version(cy) == version(bob) > 3, "bob's move at the watcher")
+        exchanged = version(ana)
+        eventually(lambda: version(cy) == version(bob) > exchanged, "bob's move at the watcher")
         assert cy.cell(r, c).get_attribute("data-digit") == bob.cell(r, c).get_attribute(
             "data-digit")
         assert cy.page.locator("#log li").last.inner_text() == bob.page.locator(
@@ -626,9 +627,10 @@ def test_abort_a_fresh_game(browser: Any, server: LocalServer) -> None:
         bob.page.wait_for_selector("#status-line.mine")
         assert bob.page.locator("#actions button.abort").count() == 1  # bob has not moved
         bob.page.click("#actions button.exchange")
+        ana.page.wait_for_selector("#status-line.mine")
         for player in (ana, bob):
-            eventually(lambda p=player: version(p) == 6, f"{player.name}: both moved")
-            assert player.page.locator("#actions button.abort").count() == 0
+            eventually(lambda p=player: p.page.locator("#actions button.abort").count() == 0,
+                       f"{player.name}: abort gone once both moved")
             assert player.page.locator("#actions button.resign").count() == 1
         assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
     finally:
