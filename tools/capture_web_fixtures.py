@@ -3,11 +3,11 @@ its reducer tests (``web/test/fixtures/*.json``, read by ``node --test web/test/
 
 Two players, ana (blue) and bob (red), play whole games in each variant
 through the server, with mistakes, clue takes, exchanges, the pie rule, draw
-and adjournment offers; then a game lost to the clock while the server was
-stopped (the folded ``timeouts``) and one adjourned automatically. Every
-frame each player's connection receives is kept in order, and now and then
-each asks ``sync`` without ``v``: the ``state`` answers are the views the
-reducer must reach by applying the events before them.
+and adjournment offers, and cy watching some of them; then a game lost to the
+clock while the server was stopped (the folded ``timeouts``) and one adjourned
+automatically. Every frame each connection receives is kept in order, and now
+and then each asks ``sync`` without ``v``: the ``state`` answers are the views
+the reducer must reach by applying the events before them.
 
     PYTHONPATH=layers/numbridge .venv/bin/python tools/capture_web_fixtures.py
 
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests" / "e2e"))
+sys.path[:0] = [str(REPO / "tests" / "e2e"), str(REPO / "tests")]  # the e2e client, testkit
 
 from client import solve  # noqa: E402
 from e2e_server import LocalServer, Player  # noqa: E402
@@ -138,8 +138,10 @@ class Match:
     """One game between ana and bob, played by a seeded script that knows the solution."""
 
     def __init__(self, ana: Recording, bob: Recording, room: str, seed: int,
-                 variant_options: dict[str, Any] | None = None) -> None:
+                 variant_options: dict[str, Any] | None = None,
+                 watcher: Recording | None = None) -> None:
         self.ana, self.bob = ana, bob
+        self.watcher = watcher
         self.rng = random.Random(seed)
         proposal = ana.request("propose", room=room, colour="blue", rated=False,
                                **(variant_options or {}))
@@ -153,6 +155,8 @@ class Match:
         self.solution = solve(view["digits"], view["blocks"])
         self.views = {"blue": ana.snapshot(self.game)["view"],
                       "red": bob.snapshot(self.game)["view"]}
+        if watcher is not None:
+            assert watcher.request("watch", game=self.game)["type"] == "state"
 
     def seat(self, seat: str) -> Recording:
         return self.ana if seat == "blue" else self.bob
@@ -160,6 +164,8 @@ class Match:
     def refresh(self) -> None:
         for seat in ("blue", "red"):
             self.views[seat] = self.seat(seat).snapshot(self.game)["view"]
+        if self.watcher is not None:
+            self.watcher.snapshot(self.game)
 
     @property
     def view(self) -> Frame:
@@ -281,21 +287,24 @@ def fresh_pair(server: LocalServer) -> tuple[Recording, Recording]:
 
 
 def whole_games(server: LocalServer) -> None:
-    plays = [
-        ("bridge", "bridge", 11, "goal", {"blocks": "regular"}),
-        ("blitz", "blitz", 12, "goal", {"blocks": "irregular"}),
-        ("domains", "domains", 13, "goal", {"blocks": "irregular", "clues": 26}),
-        ("bridge-resign", "bridge", 14, "resign", {"blocks": "irregular"}),
-        ("domains-agreement", "domains", 15, "agreement", {"blocks": "regular"}),
+    plays = [  # the last field: whether cy watches
+        ("bridge", "bridge", 11, "goal", {"blocks": "regular"}, True),
+        ("blitz", "blitz", 12, "goal", {"blocks": "irregular"}, False),
+        ("domains", "domains", 13, "goal", {"blocks": "irregular", "clues": 26}, True),
+        ("bridge-resign", "bridge", 14, "resign", {"blocks": "irregular"}, False),
+        ("domains-agreement", "domains", 15, "agreement", {"blocks": "regular"}, False),
     ]
-    for name, room, seed, ending, options in plays:
+    for name, room, seed, ending, options, watched in plays:
         ana, bob = fresh_pair(server)
-        match = Match(ana, bob, room, seed, options)
+        cy = Recording("cy", server) if watched else None
+        match = Match(ana, bob, room, seed, options, cy)
         match.play(ending=ending)
         match.refresh()
-        record(name, [ana, bob], f"a {room} game played to its end by {ending}")
-        ana.ws.close()
-        bob.ws.close()
+        watching = [cy] if cy else []
+        note = f"a {room} game played to its end by {ending}{', cy watching' if cy else ''}"
+        record(name, [ana, bob, *watching], note)
+        for player in (ana, bob, *watching):
+            player.ws.close()
 
 
 def lost_on_time_while_stopped(server: LocalServer) -> None:

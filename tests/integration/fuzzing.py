@@ -259,6 +259,7 @@ class Fuzzer:
         self.answers: Counter[str] = Counter()
         self.own_proposals: dict[str, str] = {}
         self.seated: dict[str, set[str]] = {}
+        self.watching: set[tuple[str, str]] = set()  # (player, game) a watch answered
 
     @property
     def live(self) -> str:
@@ -342,6 +343,8 @@ class Fuzzer:
             raise FuzzFailure(f"a connection that never signed in got {answer}")
         if answer["type"] == "proposal":
             self._keep_few_proposals(sender, answer["proposal"]["id"])
+        if answer["type"] == "state" and _action(body) == "watch":
+            self.watching.add((sender.player, answer["game"]))
         if answer["type"] == "ack" or pushed:
             self._after_change(sender, pushed)
 
@@ -361,7 +364,8 @@ class Fuzzer:
     def _after_change(self, sender: Conn, pushed: dict[str, list[Any]]) -> None:
         for player, frames in pushed.items():
             for frame in frames:
-                if player not in self._players(frame["game"]):
+                game = frame["game"]
+                if player not in self._players(game) and (player, game) not in self.watching:
                     raise FuzzFailure(f"{player} got a frame of a game not theirs: {frame}")
         state = current(self.world, self.live)
         if state.status == "finished":
@@ -378,6 +382,14 @@ class Fuzzer:
         """Between batches: the live game is as the last accepted change left it."""
         if self.world.stored_state(self.live) != self.snapshot:
             raise FuzzFailure("the live game changed without an accepted request")
+
+
+def _action(body: str | bytes) -> object:
+    try:
+        frame, _ = load_object(body)
+    except FrameRefused:
+        return None
+    return frame.get("action")
 
 
 def _readable_id(body: str | bytes) -> str | None:

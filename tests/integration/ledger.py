@@ -171,6 +171,8 @@ class Ledger:
                                      or view.get("hand") != list(state.hand(seat))):  # type: ignore[arg-type]
 
                 wrong.append(f"a view for {seat} that is not {seat}'s")
+            if seat is None and ({"you", "hand"} & set(view)):
+                wrong.append("a spectator's view with a seat or a hand")
             return wrong
         if kind != "hidden" and kind not in EVENT_TYPES:
             return []

@@ -1,6 +1,6 @@
 """Limits that keep the lobby usable: five open proposals each, an hour's life,
-every list a page at a time (each answer fits one 32 KB frame), a per-player
-request rate."""
+every list a page at a time (each answer fits one 32 KB frame: proposals, games,
+live games, the leaderboard), a per-player request rate."""
 
 from __future__ import annotations
 
@@ -133,6 +133,10 @@ def test_games_come_newest_first_a_page_at_a_time(world: World) -> None:
     pages = all_pages(bob, "games", "games")
     assert [len(p) for p in pages] == [PAGE_SIZE, 3]
     assert [g["game"] for page in pages for g in page] == dealt[::-1]
+    # They are all being played: the live games, a page at a time too.
+    live = all_pages(bob, "live", "games", room="blitz")
+    assert [len(p) for p in live] == [PAGE_SIZE, 3]
+    assert [g["game"] for page in live for g in page] == dealt[::-1]
 
 
 def test_the_leaderboard_comes_in_rank_order_a_page_at_a_time(world: World) -> None:

@@ -61,6 +61,26 @@ def test_decline_tells_the_offerer_and_a_new_offer_may_follow(world: World) -> N
     assert bob.ask("offer_rematch", game=old)["type"] == "ack"
 
 
+def test_a_reconnecting_player_finds_the_rematch_offer_in_the_state(world: World) -> None:
+    ana, bob = world.join("ana"), world.join("bob")
+    old = finished_game(world, ana, bob)
+    view = ana.ask("sync", game=old)["view"]
+    assert view["offers"]["rematch"] is None and "rematch" not in view
+    assert ana.ask("offer_rematch", game=old)["type"] == "ack"
+    phone = world.join("bob")  # bob missed the push: his sync says who offered
+    assert phone.ask("sync", game=old)["view"]["offers"]["rematch"] == "blue"
+    assert phone.ask("decline_rematch", game=old)["type"] == "ack"
+    assert phone.ask("sync", game=old)["view"]["offers"]["rematch"] is None
+    assert phone.ask("offer_rematch", game=old)["type"] == "ack"
+    assert ana.ask("sync", game=old)["view"]["offers"]["rematch"] == "red"
+    assert ana.ask("accept_rematch", game=old)["type"] == "ack"
+    view = phone.ask("sync", game=old)["view"]
+    [accepted] = [f for f in phone.frames if f["type"] == "rematch_accepted"]
+    assert view["offers"]["rematch"] is None and view["rematch"] == accepted["rematch"]
+    # A game in progress says there is none (so a client knows the server has rematches).
+    assert phone.ask("sync", game=accepted["rematch"])["view"]["offers"]["rematch"] is None
+
+
 def test_refusals(world: World) -> None:
     ana, bob, eve = world.join("ana"), world.join("bob"), world.join("eve")
     live = start_game(world, "blitz", ana, bob, colour="blue", clues=14)

@@ -56,7 +56,7 @@ def test_bad_input_gets_a_typed_error_to_that_client_only_and_changes_nothing(
         (bob, frame("exchange", "n1", game=game), "not_your_turn"),
         (bob, frame("swap", "s1", game=game), "not_your_turn"),
         (eve, frame("exchange", "e1", game=game), "unauthorized"),
-        (eve, frame("sync", "e2", game=game), "unauthorized"),
+        (eve, frame("candidates", "e2", game=game, digit=digit), "unauthorized"),
         (ana, frame("exchange", "g1", game="g-nope"), "not_found"),
     ]
     for conn, raw, code in cases:

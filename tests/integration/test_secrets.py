@@ -1,12 +1,16 @@
 """Hidden information stays hidden: whole games of each variant in which every
 kind of frame crosses the wire — pushes, answers, sync replays, repeated
-answers, error messages, timeout and sweep pushes — and the ledger then checks
-every frame each player received for any digit, tile or solution they may not
-know (testkit.hidden). And the check itself finds each leak it is shown."""
+answers, error messages, timeout and sweep pushes, a spectator's frames — and
+the ledger then checks every frame each player and watcher received for any
+digit, tile or solution they may not know (testkit.hidden). And the check itself
+finds each leak it is shown."""
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -16,17 +20,24 @@ from numbridge.service import play as play_module
 from players import choose, current, start_game
 
 
-def probe_whole_game(world: World, room: str, seed: int) -> rules.GameState:
+@dataclass(frozen=True)
+class Probed:
+    final: rules.GameState
+    watchers: tuple[Conn, ...]  # from the deal, and from mid-game on (after a sync)
+
+
+def probe_whole_game(world: World, room: str, seed: int) -> Probed:
     ana, bob = world.join("ana"), world.join("bob")
-    eve = world.join("eve")  # no seat in the game
+    eve, fay = world.join("eve"), world.join("fay")  # no seat in the game: watchers
     game = start_game(world, room, ana, bob, colour="blue")
+    assert eve.ask("watch", game=game)["type"] == "state"
     conns = {"ana": ana, "bob": bob}
     rng = random.Random(seed)
     last: tuple[Conn, str, dict[str, Any]] | None = None
     for turn in range(1, 600):
         state = current(world, game)
         if state.status == "finished":
-            return state
+            return Probed(state, (eve, fay))
         assert state.turn is not None
         mover = conns[state.players[state.turn]]
         other = bob if mover is ana else ana
@@ -36,6 +47,9 @@ def probe_whole_game(world: World, room: str, seed: int) -> rules.GameState:
             for conn in (ana, bob):
                 assert conn.send("sync", game=game, v=max(0, state.v - 6))[-1]["type"] == "ack"
             assert ana.ask("sync", game=game)["type"] == "state"
+            assert fay.send("sync", game=game, v=0)[-1]["type"] == "ack"
+        if turn == 8:  # a watcher from mid-game on
+            assert fay.ask("watch", game=game)["view"]["v"] == state.v
         if turn % 6 == 0 and "." in state.digits:  # errors that name cells and digits
             hidden = state.digits.index(".")
             cell, right = list(divmod(hidden, state.size)), int(state.board.solution[hidden])
@@ -44,7 +58,8 @@ def probe_whole_game(world: World, room: str, seed: int) -> rules.GameState:
             held = set(state.hand(state.turn))
             missing = next(d for d in range(1, state.size + 1) if d not in held)
             assert mover.ask("place", game=game, cell=cell, digit=missing)["code"] == "illegal"
-            assert eve.ask("sync", game=game)["code"] == "unauthorized"
+            assert eve.ask("sync", game=game)["type"] == "state"
+            assert eve.ask("candidates", game=game, digit=1)["code"] == "unauthorized"
             if held:
                 candidates = mover.ask("candidates", game=game, digit=min(held))
                 assert candidates["type"] == "candidates"
@@ -73,13 +88,52 @@ def probe_whole_game(world: World, room: str, seed: int) -> rules.GameState:
 
 @pytest.mark.parametrize("room", ["bridge", "blitz", "domains"])
 def test_no_client_learns_a_hidden_fact_in_a_whole_game(world: World, room: str) -> None:
-    final = probe_whole_game(world, room, seed=len(room))
+    final = probe_whole_game(world, room, seed=len(room)).final
     assert final.status == "finished" and final.result is not None
     checked = world.check_secrets()
     # Every kind of frame was there to be checked.
     for kind in ("state", "hand", "hidden", "turn", "ack", "error", "timeout", "candidates",
                  "placed", "finished"):
         assert checked[kind], (kind, checked)
+
+
+def walk(value: Any) -> Iterator[tuple[str | None, Any]]:
+    """Every (key, value) at any depth of a frame (key None inside a list)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key, item
+            yield from walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield None, item
+            yield from walk(item)
+
+
+@pytest.mark.parametrize("room", ["bridge", "blitz", "domains"])
+def test_a_watcher_never_sees_a_hand_the_bag_or_the_solution(world: World, room: str) -> None:
+    probed = probe_whole_game(world, room, seed=len(room) + 1)
+    game, solution = probed.final.game_id, probed.final.board.solution
+    ledger = world.ledger
+    for watcher in probed.watchers:
+        frames = [f for f in watcher.frames if f.get("game") == game]
+        assert {"state", "hidden", "turn", "placed", "finished"} <= {f["type"] for f in frames}
+        versions = {f["v"] for f in frames if f["type"] not in {"state", "presence"}}
+        first = min(f["v"] for f in frames if f["type"] == "state")
+        assert set(range(first + 1, probed.final.v + 1)) <= versions  # nothing missed
+        for frame in frames:
+            assert frame["type"] != "hand", frame
+            assert solution not in json.dumps(frame), frame
+            committed = [v for v in ledger.states[game] if v >= frame.get("v", 0)]
+            at = ledger.state(game, min(committed))
+            # Once the game is over its record is public: tiles may be shown.
+            secret_tiles = ([] if at.status == "finished" else
+                            [sorted(at.bag), sorted(at.blue.hand), sorted(at.red.hand)])
+            for key, value in walk(frame):
+                assert key != "hand", frame
+                if isinstance(value, list) and len(value) >= 2 and all(
+                        type(x) is int for x in value) and key != "cell":
+                    assert sorted(value) not in secret_tiles, (key, value, frame)
+    world.check_secrets()  # and testkit.hidden's whole scan, these frames included
 
 
 # --- the check finds what it is shown ------------------------------------------

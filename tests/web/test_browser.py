@@ -7,7 +7,10 @@ both boards show what happened. Another test drops ana's socket while bob
 moves and checks that she catches up by ``sync``; another signs in by name,
 is remembered, changes name, and pastes a token; another plays the easy bot
 in Blitz to the end by clicking (a mistake first, to see its red mark), then
-replays that game from the archive. Screenshots: tests/web/artifacts/.
+replays that game from the archive. A third browser watches a game from the
+lobby's live games and sees its moves arrive; a finished game's rematch is
+offered and accepted, colours swapped; a fresh game is aborted.
+Screenshots: tests/web/artifacts/.
 """
 
 from __future__ import annotations
@@ -229,9 +232,8 @@ def test_propose_accept_and_place(browser: Any, server: LocalServer) -> None:
                 text = player.page.locator("#log li[data-kind=mistake]").first.inner_text()
                 assert re.search(rf"mistake — {digit} does not go at \({r},{c}\)", text)
         bob.page.wait_for_selector("#status-line.mine")
-        for player in (ana, bob):
-            title = player.page.locator("#game-title")
-            eventually(lambda t=title: re.search(r"v3\b", t.inner_text()), f"{player.name}: v3")
+        # The move, a new hand (unless a mistake's tile came back from the bag), the turn.
+        eventually(lambda: version(ana) == version(bob) in (2, 3), "both at the move's version")
         ana.shot("placed")
         bob.shot("placed")
         assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
@@ -286,24 +288,6 @@ def test_reconnect_catches_up_with_sync(browser: Any, server: LocalServer) -> No
         )
         ana.shot("reconnected")
 
-        # Resign (asked twice), then what a server with rematch and spectators would send.
-        ana.page.click("#actions button.resign")
-        ana.page.click("#actions button.resign.armed")
-        ana.page.wait_for_selector("#result:not([hidden])")
-        assert ana.page.locator("#actions button.offer-rematch").count() == 0
-        v = int(ana.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
-        ana.page.evaluate(
-            "([g, v]) => window.__inject({type: 'rematch_offered', game: g, v, seat: 'red'})",
-            [game, v + 1],
-        )
-        ana.page.wait_for_selector("#actions button.accept-rematch")
-        assert ana.page.locator("#live-card").is_hidden()  # this server lists no live games
-        ana.page.evaluate("""window.__inject({type: 'live', next: null, games: [{game: 'g-x',
-            room: 'blitz', variant: 'blitz', players: {blue: 'cy', red: 'di'}, v: 4,
-            watchers: 2}]})""")
-        ana.page.wait_for_selector("#live li.live-game[data-game=g-x] button.watch")
-        assert "2 watchers" in ana.page.locator("#live").inner_text()
-        ana.shot("additions")
         assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
     finally:
         ana.close()
@@ -509,3 +493,146 @@ def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer
         assert fay.problems == [], fay.problems
     finally:
         fay.close()
+
+
+def resign(player: Page) -> None:
+    """Resign (the button asks twice)."""
+    player.page.click("#actions button.resign")
+    player.page.click("#actions button.resign.armed")
+
+
+def shown_game(player: Page) -> str:
+    """The id of the game shown, from its title."""
+    return str(player.page.locator("#game-title .gid").inner_text().split()[0])
+
+
+def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) -> None:
+    ana, bob, cy = Page(browser, "ana"), Page(browser, "bob"), Page(browser, "cy")
+    try:
+        start_game(server, ana, bob)
+        game = shown_game(ana)
+        sign_in_by_name(cy, server, "cy")
+        row = cy.page.locator(f"#live li.live-game[data-game='{game}']")
+        row.wait_for()
+        assert "ana" in row.inner_text() and "bob" in row.inner_text()
+        assert "0 watchers" in row.inner_text()
+        row.locator("button.watch").click()
+
+        # The spectator's board: both players and their presence, no tiles, no moves to make.
+        cy.page.wait_for_selector("#board svg g.cell")
+        assert cy.page.locator("#board svg g.cell").count() == 81
+        assert cy.page.locator("#game-title .badge.watching").count() == 1
+        assert cy.page.locator("#hand button.tile").count() == 0
+        assert "tiles are hidden" in cy.page.locator("#hand").inner_text()
+        for seat, name in (("blue", "ana"), ("red", "bob")):
+            player = cy.page.locator(f"#players .player.{seat}")
+            assert name in player.inner_text()
+            player.locator(".presence.online").wait_for()
+        assert cy.page.locator("#actions button.exchange, #actions button.resign").count() == 0
+        assert version(cy) == version(ana) == 0
+
+        # Ana's move arrives (her new tiles stay hers), then bob's tile on its cell.
+        ana.page.click("#actions button.exchange")
+        eventually(lambda: version(cy) == version(ana) >= 2, "ana's exchange at the watcher")
+        assert cy.page.locator("#log li[data-kind=exchanged]").count() == 1
+        bob.page.wait_for_selector("#status-line.mine")
+        bob.page.locator("#hand button.tile").first.click()
+        candidate = bob.page.locator("#board g.cell[data-candidate='1']").first
+        candidate.wait_for()
+        r, c = int(candidate.get_attribute("data-r")), int(candidate.get_attribute("data-c"))
+        candidate.click()
+        exchanged = version(ana)
+        eventually(lambda: version(cy) == version(bob) > exchanged, "bob's move at the watcher")
+        assert cy.cell(r, c).get_attribute("data-digit") == bob.cell(r, c).get_attribute(
+            "data-digit")
+        assert cy.page.locator("#log li").last.inner_text() == bob.page.locator(
+            "#log li").last.inner_text().replace("bob (you)", "bob")
+        cy.page.click("#refresh-live")
+        eventually(lambda: "1 watcher" in row.inner_text(), "the watcher counted")
+        cy.shot("watching")
+
+        # Stop watching: back to the lobby, and the game's watchers are down to none.
+        cy.page.click("#actions button.unwatch")
+        cy.page.wait_for_selector("#no-game:not([hidden])")
+        eventually(lambda: "0 watchers" in row.inner_text(), "the watcher gone")
+        assert ana.problems == [] and bob.problems == [] and cy.problems == [], (
+            ana.problems + bob.problems + cy.problems)
+    finally:
+        for player in (ana, bob, cy):
+            player.close()
+
+
+def test_rematch_deals_a_new_game_with_the_colours_swapped(browser: Any,
+                                                           server: LocalServer) -> None:
+    ana, bob = Page(browser, "ana"), Page(browser, "bob")
+    try:
+        start_game(server, ana, bob)
+        old = shown_game(ana)
+        resign(bob)
+        for player in (ana, bob):
+            player.page.wait_for_selector("#result:not([hidden])")
+        ana.page.click("#actions button.offer-rematch")
+        ana.page.wait_for_selector("#actions button.offer-rematch:disabled")
+        bob.page.wait_for_selector("#actions button.accept-rematch")
+        assert "ana offers a rematch" in bob.page.locator("#actions").inner_text()
+        bob.shot("rematch-offered")
+        bob.page.click("#actions button.accept-rematch")
+
+        # Both are shown the new game at once: bob is blue now, and moves first.
+        for player in (ana, bob):
+            eventually(lambda p=player: shown_game(p) != old, f"{player.name}: the new game")
+        new = shown_game(ana)
+        assert shown_game(bob) == new
+        for player, seat in ((ana, "red"), (bob, "blue")):
+            player.page.wait_for_selector(f"#players .player.{seat}.you")
+            player.page.wait_for_selector("#board svg g.cell")
+            assert player.page.locator("#hand button.tile").count() == 3
+        bob.page.wait_for_selector("#status-line.mine")
+        assert ana.page.locator("#status-line.mine").count() == 0
+        for player in (ana, bob):
+            rows = player.page.locator("#games li.game-row")
+            eventually(lambda r=rows: {r.nth(k).get_attribute("data-game")
+                                       for k in range(r.count())} >= {old, new},
+                       f"{player.name}: both games listed")
+        ana.shot("rematch")
+        assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
+    finally:
+        ana.close()
+        bob.close()
+
+
+def test_abort_a_fresh_game(browser: Any, server: LocalServer) -> None:
+    ana, bob = Page(browser, "ana"), Page(browser, "bob")
+    try:
+        start_game(server, ana, bob)
+        game = shown_game(ana)
+        bob.page.click("#actions button.abort")  # nobody has moved: either player may
+        for player in (ana, bob):
+            player.page.wait_for_selector("#result:not([hidden])")
+            assert "Aborted" in player.page.locator("#result").inner_text()
+            assert player.page.locator("#actions button.abort").count() == 0
+            badge = player.page.locator(f"#games li.game-row[data-game='{game}'] .badge")
+            eventually(lambda b=badge: b.inner_text() == "aborted", f"{player.name}: aborted")
+        ana.shot("aborted")
+
+        # A new game: once both have moved, abort is gone (resign remains).
+        ana.page.click("#propose")  # the form still says bridge, ana blue
+        bob.page.click("#refresh-proposals")
+        bob.page.locator("#proposals li.proposal[data-by=ana] button.accept").first.click()
+        for player in (ana, bob):
+            eventually(lambda p=player: shown_game(p) != game, f"{player.name}: the new game")
+        ana.page.wait_for_selector("#status-line.mine")
+        assert ana.page.locator("#actions button.abort").count() == 1
+        ana.page.click("#actions button.exchange")
+        bob.page.wait_for_selector("#status-line.mine")
+        assert bob.page.locator("#actions button.abort").count() == 1  # bob has not moved
+        bob.page.click("#actions button.exchange")
+        ana.page.wait_for_selector("#status-line.mine")
+        for player in (ana, bob):
+            eventually(lambda p=player: p.page.locator("#actions button.abort").count() == 0,
+                       f"{player.name}: abort gone once both moved")
+            assert player.page.locator("#actions button.resign").count() == 1
+        assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
+    finally:
+        ana.close()
+        bob.close()

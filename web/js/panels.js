@@ -181,6 +181,7 @@ function rematchActions({ game, act }, items) {
   const them = other(me);
   const offer = view.offers.rematch;
   if (view.rematch) return; // dealt already: its state opens the new game
+  if (/^bot-/.test(nameOf(view, them))) return; // a bot seat answers no rematch offer
   if (offer === them) {
     items.push(h('span', { class: 'offer' }, `${nameOf(view, them)} offers a rematch:`));
     items.push(button('Accept rematch', 'accept-rematch primary', () => act('accept_rematch')));

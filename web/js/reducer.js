@@ -14,7 +14,7 @@ export const TURN_EVENTS = new Set(['placed', 'mistake', 'taken', 'exchanged', '
 /** Events that change the board's owners. */
 export const BOARD_EVENTS = new Set(['placed', 'taken', 'swapped']);
 /** Frames about a game that carry no `v`: they are not game events and never wait in order. */
-export const UNVERSIONED = new Set(['presence']);
+export const UNVERSIONED = new Set(['presence', 'rematch_offered', 'rematch_declined', 'rematch_accepted']);
 
 const copy = (value) => structuredClone(value);
 const setAt = (text, i, ch) => text.slice(0, i) + ch + text.slice(i + 1);
@@ -27,7 +27,8 @@ export function applyState(view, frame) {
   return { ...copy(frame.view), v: frame.v };
 }
 
-/** The view after one event (in `v` order; a repeat changes nothing), or after a presence frame. */
+/** The view after one event (in `v` order; a repeat changes nothing), or after a frame
+ * with no `v` (presence, rematch offers). */
 export function applyEvent(view, event) {
   if (!view || !event) return view;
   if (UNVERSIONED.has(event.type)) return applyUnversioned(view, event);
@@ -37,6 +38,9 @@ export function applyEvent(view, event) {
   const apply = HANDLERS[event.type];
   if (apply) apply(next, event);
   if (TURN_EVENTS.has(event.type)) next.moves = (next.moves || 0) + 1;
+  // A first move lost to the clock aborts the game by itself, so two turns played
+  // mean both players have moved: abort is closed from then on.
+  if (next.abortable && next.moves >= 2) next.abortable = false;
   if (BOARD_EVENTS.has(event.type) && next.variant === 'domains') refreshBlocks(next);
   return next;
 }
@@ -47,13 +51,26 @@ export function applyEvents(view, events) {
 }
 
 function applyUnversioned(view, event) {
-  if (event.type === 'presence' && view.players && view.players[event.seat]) {
-    const next = copy(view);
-    next.players[event.seat].online = Boolean(event.online);
-    return next;
-  }
-  return view;
+  const apply = UNVERSIONED_HANDLERS[event.type];
+  if (!apply) return view;
+  const next = copy(view);
+  return apply(next, event) === false ? view : next;
 }
+
+// Each returns false when the frame does not apply to this view.
+const UNVERSIONED_HANDLERS = {
+  presence(view, ev) {
+    if (!view.players || !view.players[ev.seat]) return false;
+    view.players[ev.seat].online = Boolean(ev.online);
+  },
+  // Rematch (docs/protocol.md): pushed about a finished game, with no `v`.
+  rematch_offered: (view, ev) => setOffer(view, 'rematch', ev.seat),
+  rematch_declined: (view) => setOffer(view, 'rematch', null),
+  rematch_accepted(view, ev) {
+    setOffer(view, 'rematch', null);
+    if (typeof ev.rematch === 'string') view.rematch = ev.rematch;
+  },
+};
 
 // Domains: the `turn` closing a move brings the server's table; a game's last move has
 // none, so the table (and the marks) are worked out from the owners after every change.
@@ -158,14 +175,6 @@ const HANDLERS = {
     if (ev.result && ev.result.block_table) view.block_table = { ...ev.result.block_table };
     const offers = { ...(view.offers || {}), draw: null, adjourn: null };
     view.offers = offers;
-  },
-  // Rematch (docs/contract.md "Additions"): the contract names the actions only; these
-  // are the events the client expects on the finished game, shown only when they come.
-  rematch_offered: (view, ev) => setOffer(view, 'rematch', ev.seat),
-  rematch_declined: (view) => setOffer(view, 'rematch', null),
-  rematch_accepted(view, ev) {
-    setOffer(view, 'rematch', null);
-    if (typeof ev.rematch === 'string') view.rematch = ev.rematch;
   },
   hidden() {},
 };

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { applyEvent, applyState, clockNow, features, isSpectator, secondOfPair } from '../js/reducer.js';
+import { applyEvent, applyState, clockNow, features, isSpectator, secondOfPair, UNVERSIONED } from '../js/reducer.js';
 import { deepFreeze } from './helpers.js';
 
 const G = 'g-1';
@@ -196,16 +196,35 @@ test('presence: no version, the player\'s online flag', () => {
   assert.equal(features(bridgeView()).presence, false);
 });
 
-test('rematch offers on a finished game', () => {
+test('rematch offers on a finished game: pushed with no version', () => {
+  const pushed = (type, fields) => deepFreeze({ type, game: G, ...fields });
   let view = bridgeView({ status: 'finished', turn: null, offers: { draw: null, adjourn: null, rematch: null } });
   assert.equal(features(view).rematch, true);
   assert.equal(features(bridgeView()).rematch, false);
-  view = applyEvent(view, ev('rematch_offered', 11, { seat: 'blue' }));
+  for (const type of ['rematch_offered', 'rematch_declined', 'rematch_accepted']) {
+    assert.ok(UNVERSIONED.has(type), `${type} waits for no version`);
+  }
+  view = applyEvent(view, pushed('rematch_offered', { seat: 'blue' }));
   assert.equal(view.offers.rematch, 'blue');
-  view = applyEvent(view, ev('rematch_declined', 12, { seat: 'red' }));
+  assert.equal(view.v, 10);
+  view = applyEvent(view, pushed('rematch_declined', { seat: 'red' }));
   assert.equal(view.offers.rematch, null);
-  view = applyEvent(view, ev('rematch_accepted', 13, { seat: 'red', rematch: 'g-2' }));
+  view = applyEvent(view, pushed('rematch_offered', { seat: 'red' }));
+  view = applyEvent(view, pushed('rematch_accepted', { seat: 'blue', rematch: 'g-2' }));
+  assert.equal(view.offers.rematch, null);
   assert.equal(view.rematch, 'g-2');
+  assert.equal(view.v, 10);
+});
+
+test('abort closes once two turns are played (a first move lost to the clock aborts)', () => {
+  let view = bridgeView({ abortable: true, moves: 0 });
+  view = applyEvent(view, ev('exchanged', 11, { seat: 'blue', count: 3 }));
+  assert.equal(view.abortable, true, 'red has not moved yet');
+  view = applyEvent(view, ev('placed', 12, { seat: 'red', cell: [1, 1], digit: 5 }));
+  assert.equal(view.abortable, false);
+  assert.equal(features(view).abort, false);
+  const hidden = applyEvent(bridgeView({ abortable: true, moves: 1 }), ev('hidden', 11));
+  assert.equal(hidden.abortable, true, 'a hidden event is no turn');
 });
 
 test('abort: offered while the server says so, or before both have moved once', () => {

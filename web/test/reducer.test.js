@@ -10,15 +10,16 @@ import { deepFreeze, fixtures, isEvent, isState, seeded } from './helpers.js';
 
 const GAMES = fixtures();
 
-/** What two views of the same version must share: all but the moment each was made. */
+/** What two views of the same version must share: all but the moment each was made
+ * (its time, and who was online then: presence has no `v`). */
 function sameView(actual, expected, where) {
   const { now_ms: _a, players: pa, ...restA } = actual;
   const { now_ms: _b, players: pb, ...restB } = expected;
   assert.deepEqual(restA, restB, where);
   const late = [];
   for (const seat of ['blue', 'red']) {
-    const { clock_ms: _ca, ...playerA } = pa[seat];
-    const { clock_ms: _cb, ...playerB } = pb[seat];
+    const { clock_ms: _ca, online: _oa, ...playerA } = pa[seat];
+    const { clock_ms: _cb, online: _ob, ...playerB } = pb[seat];
     assert.deepEqual(playerA, playerB, `${where}: players.${seat}`);
     // The mover's clock runs between the two moments; the reducer's view projects it.
     const projected = clockNow(actual, seat, expected.now_ms);

@@ -103,6 +103,7 @@ def test_public_shape_of_a_single_variant_room(rooms: Rooms) -> None:
         "by_variant": {
             "domains": {"size": 9, "clues": {"min": 22, "max": 34, "default": 30}, "take_price": 1}
         },
+        "spectators": True,
     }
 
 
@@ -197,6 +198,16 @@ def test_a_new_room_needs_no_code() -> None:
     assert room.game_ms is None
     assert room.blocks == ("irregular",)
     assert room.highlighting is False
+
+
+def test_a_room_may_turn_spectators_off() -> None:
+    rooms = parse_rooms_yaml(config(room_yaml(id="open"),
+                                    room_yaml(id="private", spectators="false")))
+    assert rooms.get("open").spectators is True  # anyone may watch unless the room says no
+    assert rooms.get("private").spectators is False
+    assert rooms.get("private").to_public()["spectators"] is False
+    assert any(p.startswith("room 'r': spectators: Input should be a valid bool")
+               for p in problems_of(config(room_yaml(spectators="sometimes"))))
 
 
 def test_like_copies_settings_and_keys_beside_it_override() -> None:

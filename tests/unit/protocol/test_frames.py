@@ -72,7 +72,7 @@ def leaked(frame: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str
     (("view", "bag_tiles"), [4, 5]),
     (("view", "solution"), "1" * 81),
     (("view", "options", "seed"), 7),
-    (("view", "offers", "rematch"), None),
+    (("view", "offers", "takeback"), None),
     (("view", "last_mistake"), {"seat": "blue", "cell": [0, 1], "digit": 3, "v": 1,
                                 "right": 4}),
     (("secret",), 1),

@@ -12,6 +12,7 @@ this module; its header documents the format)::
         game_ms: 1200000          # null: no game clock
         highlighting: true        # candidate highlighting may be switched on
         blocks: [regular, irregular]
+        spectators: false         # nobody may watch (default: anyone signed in may)
       - id: study
         title: Study
         variants:                 # several: a proposal names one
@@ -115,7 +116,8 @@ class Room:
     - ``move_ms``: per-move limit; ``game_ms``: each player's game time, ``None``
       for no game clock;
     - ``highlighting``: whether a proposal may switch candidate highlighting on;
-    - ``blocks``: the block kinds a proposal may choose.
+    - ``blocks``: the block kinds a proposal may choose;
+    - ``spectators``: whether anyone signed in may watch its games in progress.
     """
 
     id: str
@@ -125,6 +127,7 @@ class Room:
     game_ms: int | None
     highlighting: bool
     blocks: tuple[BlockKind, ...]
+    spectators: bool = True
 
     @property
     def variant(self) -> Variant | None:
@@ -166,6 +169,7 @@ class Room:
             "highlighting": self.highlighting,
             "blocks": list(self.blocks),
             "by_variant": {v: s.to_public() for v, s in self.variants.items()},
+            "spectators": self.spectators,
         }
 
     def game_options(self, choices: ProposalChoices) -> GameOptions:

@@ -104,6 +104,7 @@ class _RoomBase(_Model):
     game_ms: Millis | None
     highlighting: StrictBool
     blocks: Annotated[tuple[BlockKind, ...], Field(min_length=1)]
+    spectators: StrictBool = True
 
     @field_validator("blocks")
     @classmethod
@@ -146,6 +147,7 @@ def _plain(room: _Room) -> rt.Room:
         game_ms=room.game_ms,
         highlighting=room.highlighting,
         blocks=room.blocks,
+        spectators=room.spectators,
     )
 
 

@@ -175,11 +175,14 @@ async def _serve(options: ServeOptions) -> None:
 
 
 def _forget_connections(opened: OpenStore) -> None:
-    """No socket outlives the server: connection items left by a crash are stale."""
+    """No socket outlives the server: connection items and watches left by a crash are
+    stale."""
+    from numbridge.store import keys
     from numbridge.store.sqlite import SqliteStore
 
     if isinstance(opened.store, SqliteStore):
-        opened.store.purge_partitions("CONN#")
+        opened.store.purge_partitions(keys.CONN_PREFIX)
+        opened.store.purge_partitions(keys.WATCH_PREFIX)
 
 
 def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:

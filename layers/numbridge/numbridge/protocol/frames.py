@@ -39,7 +39,7 @@ class Error(Strict):
 
 class State(Strict):
     type: Literal["state"] = "state"
-    id: str | None = Field(None, description="present when answering a sync")
+    id: str | None = Field(None, description="present when answering a sync or a watch")
     game: str
     v: int
     view: View
@@ -79,6 +79,7 @@ class RoomOut(Strict):
     highlighting: bool
     blocks: list[BlockKind]
     by_variant: dict[Variant, VariantOut]
+    spectators: bool = Field(description="whether anyone may watch the room's games")
 
 
 class RoomsAnswer(Strict):
@@ -172,6 +173,22 @@ class CandidatesAnswer(Strict):
     cells: list[CellOut]
 
 
+class LiveGame(Strict):
+    game: str
+    room: str
+    variant: Variant
+    players: dict[Seat, str]
+    v: int = Field(description="the game's version when listed")
+    watchers: int = Field(description="connections watching it")
+
+
+class LiveAnswer(Strict):
+    type: Literal["live"] = "live"
+    id: str
+    games: list[LiveGame]
+    next: str | None = Field(description="cursor of the next page (`after`); null on the last")
+
+
 # --- pushed frames that are not game events (no `v`) ---------------------------------
 
 
@@ -215,18 +232,18 @@ PUSHED = (RematchOffered, RematchDeclined, RematchAccepted, Presence)
 
 ANSWERS = (
     Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
-    RecordAnswer, LeaderboardAnswer, CandidatesAnswer,
+    RecordAnswer, LeaderboardAnswer, CandidatesAnswer, LiveAnswer,
 )
 FixedFrame = Annotated[
     Ack | Error | State | Hidden | RoomsAnswer | ProposalAnswer | ProposalsAnswer
-    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer
+    | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer | LiveAnswer
     | RematchOffered | RematchDeclined | RematchAccepted | Presence,
     Field(discriminator="type"),
 ]
 FIXED_TYPES = frozenset(
     {"ack", "error", "state", "hidden", "rooms", "proposal", "proposals", "games", "record",
-     "leaderboard", "candidates", "rematch_offered", "rematch_declined", "rematch_accepted",
-     "presence"}
+     "leaderboard", "candidates", "live", "rematch_offered", "rematch_declined",
+     "rematch_accepted", "presence"}
 )
 
 

@@ -41,6 +41,8 @@ class Request:
     name: ClassVar[str]
     function: ClassVar[Function] = "lobby"
     once: ClassVar[bool] = False
+    # It belongs to the connection it came on (its use case is told which one).
+    connection: ClassVar[bool] = False
     id: RequestId
     # The fields the frame held (an omitted field and its default can mean different
     # things); not a field of the frame itself.
@@ -201,6 +203,40 @@ class DeclineRematch(GameRequest):
     name = "decline_rematch"
     function = "move"
     once = True
+
+
+# --- spectators ----------------------------------------------------------------------
+# Not applied once per id: watching again is harmless, and a remembered answer would
+# not watch on the connection a retry comes from.
+
+
+@dataclass(frozen=True, kw_only=True)
+class Watch(GameRequest):
+    """Watch a game in progress: a spectator `state` (no `you`, no `hand`), then the
+    game's events on this connection, the hidden ones as `hidden`."""
+
+    name = "watch"
+    function = "move"
+    connection = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unwatch(GameRequest):
+    """Stop watching a game on this connection."""
+
+    name = "unwatch"
+    function = "move"
+    connection = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Live(Request):
+    """The games being played that may be watched: room by room in the lobby's order
+    (or one `room`), newest first."""
+
+    name = "live"
+    room: Name | None = None
+    after: Cursor | None = None
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 :mod:`.views` makes it; it goes out as :func:`.plain.plain` makes it (the
 fields left at their default absent). Beyond docs/contract.md's VIEW:
 ``last_mistake``, ``resume_requested``, ``block_owners``, ``moves``,
-``abortable``, ``swap_open`` and ``players.SEAT.online``.
+``abortable``, ``swap_open``, and what the service adds: ``players.SEAT.online``,
+``offers.rematch`` and ``rematch``.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ class Offers:
     """the seat with a pending draw offer"""
     adjourn: Seat | None
     """the seat with a pending adjournment offer"""
+    rematch: Seat | None = None
+    """a finished game: the seat whose rematch offer stands (the service's knowledge,
+    added by it)"""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,3 +112,5 @@ class View:
     """Bridge/Blitz: the viewer may swap now (pie rule); a spectator's is ``swap_open``"""
     swap_open: bool | None = None
     """Bridge/Blitz: the player to move may swap now (pie rule), as in ``turn``"""
+    rematch: str | None = None
+    """a finished game's rematch, once dealt (the service's knowledge, added by it)"""

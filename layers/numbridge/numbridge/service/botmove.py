@@ -23,6 +23,7 @@ from numbridge.rules.seats import is_seat
 from numbridge.service import play
 from numbridge.service.commit import Once, digest, settle
 from numbridge.service.context import Services
+from numbridge.service.delivery import deliver
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
 from numbridge.service.views import for_viewer
@@ -80,9 +81,7 @@ def on_bot_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
         if turn is None:
             continue
         try:
-            outcome = take_turn(svc, *turn)
-            for player, frames in outcome.pushes:
-                svc.notifier.to_player(player, frames)
+            deliver(svc, take_turn(svc, *turn))
         except Exception:
             logger.exception("bot turn failed", extra={"game": turn[0], "v": turn[2]})
             count("BotTurnFailures")

@@ -123,15 +123,3 @@ def follow_up(svc: Services, outcome: Outcome) -> None:
             count("BotTurnSendFailures")
             logger.exception("bot turn not sent; its watchdog timer will send it again",
                              extra={"game": turn.game, "v": turn.v})
-
-
-def deliver(svc: Services, outcome: Outcome) -> None:
-    """Push what was committed. A push that fails is logged and skipped: the change
-    stands, and the players catch up by ``v`` (``sync``)."""
-    for player, frames in outcome.pushes:
-        try:
-            svc.notifier.to_player(player, frames)
-        except Exception:
-            count("PushFailures")
-            logger.exception("push failed; the player catches up by v",
-                             extra={"player": player})

@@ -14,19 +14,22 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import boto3
+from botocore.config import Config
 
 from numbridge.club.rooms import Rooms, load_rooms
 from numbridge.service.botturns import BotTurns, NoBotTurns, SqsBotTurns, delay_ms_from
-from numbridge.service.notifier import Notifier
+from numbridge.service.notifier import CONCURRENT_POSTS, Notifier
 from numbridge.service.ratelimit import RateLimiter
 from numbridge.service.timers import SqsTimers, Timers
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.games import Games
+from numbridge.store.live import PlayingGames
 from numbridge.store.port import Store
 from numbridge.store.receipts import Receipts
 from numbridge.store.rematches import Rematches
+from numbridge.store.watches import Watches
 
 if TYPE_CHECKING:
     from numbridge.auth import TokenKeys
@@ -87,6 +90,14 @@ class Services:
         return Rematches(self.store)
 
     @cached_property
+    def watches(self) -> Watches:
+        return Watches(self.store)
+
+    @cached_property
+    def playing(self) -> PlayingGames:
+        return PlayingGames(self.store)
+
+    @cached_property
     def notifier(self) -> Notifier:
         return Notifier(self.management, self.connections)
 
@@ -102,7 +113,8 @@ def from_environment() -> Services:
     return Services(
         store=DynamoStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
         management=boto3.client(
-            "apigatewaymanagementapi", endpoint_url=os.environ["MANAGEMENT_ENDPOINT"]
+            "apigatewaymanagementapi", endpoint_url=os.environ["MANAGEMENT_ENDPOINT"],
+            config=Config(max_pool_connections=CONCURRENT_POSTS),
         ),
         timers=SqsTimers(sqs, os.environ["TIMER_QUEUE_URL"]),
         bots=SqsBotTurns(sqs, bot_queue, delay_ms_from(os.environ.get("BOT_DELAY_MS")))

@@ -11,8 +11,9 @@ from functools import partial
 from typing import Any
 
 from numbridge.service import play
-from numbridge.service.commit import deliver, settle
+from numbridge.service.commit import settle
 from numbridge.service.context import Services
+from numbridge.service.delivery import deliver
 from numbridge.service.observability import count, logger
 
 

@@ -13,17 +13,20 @@ from typing import Any
 
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import requests as req
-from numbridge.service.commit import Once, deliver, digest, refused, settle
+from numbridge.service.commit import Once, digest, refused, settle
 from numbridge.service.context import Services
+from numbridge.service.delivery import deliver
 from numbridge.service.inbound import message_parts
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
 
-UseCase = Callable[[Services, str, Any], Outcome]
+# (services, player, request), or (services, player, connection id, request).
+UseCase = Callable[..., Outcome]
 
 # The use case of each request, as "module:function" in numbridge.service: imported on
 # first use, so a function's cold start loads only what it serves. Every game action
-# is one request, ``GameAction``, served by ``play``.
+# is one request, ``GameAction``, served by ``play``. A request that belongs to the
+# connection it came on (``req.Request.connection``) is also told which one.
 USE_CASES: dict[type[req.Request], str] = {
     req.Rooms: "lobby:rooms", req.Propose: "botgame:propose",
     req.Proposals: "lobby:proposals", req.Withdraw: "lobby:withdraw",
@@ -32,6 +35,7 @@ USE_CASES: dict[type[req.Request], str] = {
     req.GameAction: "play:play", req.Sync: "play:sync", req.Candidates: "play:candidates",
     req.OfferRematch: "rematch:offer_rematch", req.AcceptRematch: "rematch:accept_rematch",
     req.DeclineRematch: "rematch:decline_rematch",
+    req.Live: "watching:live", req.Watch: "watching:watch", req.Unwatch: "watching:unwatch",
 }
 _resolved: dict[type[req.Request], UseCase] = {}
 
@@ -104,6 +108,8 @@ class MessageHandler:
         serve = use_case(type(request))
 
         def decide() -> Outcome:
+            if request.connection:
+                return serve(self.svc, player, connection_id, request)
             return serve(self.svc, player, request)
 
         once = Once(player, request.id, digest(request)) if request.once else None

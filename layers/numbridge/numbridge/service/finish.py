@@ -14,7 +14,7 @@ from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.views import summary
 from numbridge.store.club import Archive, PlayerGames, Ratings
-from numbridge.store.live import LiveGames
+from numbridge.store.live import LiveGames, PlayingGames
 from numbridge.store.port import Write
 
 
@@ -36,7 +36,7 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
                               summary(after, seat, now_ms, **extras[seat]))
         for seat in SEATS
     ]
-    return writes + _live_writes(before, after)
+    return writes + _live_writes(before, after) + _playing_writes(before, after)
 
 
 def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:
@@ -47,6 +47,18 @@ def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list
     if before is None:
         return [LiveGames.put_write(players[seat], after.game_id, seat,
                                     players[rules.other(seat)]) for seat in SEATS]
+    return []
+
+
+def _playing_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:
+    """The club's list of games being played: what ``live`` lists."""
+    was = before is not None and before.status == "playing"
+    if after.status == "playing" and not was:
+        options = after.options
+        return [PlayingGames.put_write(after.game_id, options.room, options.variant,
+                                       after.players)]
+    if was and after.status != "playing":
+        return [PlayingGames.delete_write(after.game_id)]
     return []
 
 

@@ -1,19 +1,38 @@
 """Posting frames to connections through the API Gateway management API.
 
-A post to a gone connection (410, ``GoneException``) forgets *that* connection;
-it never touches the sender's.
+A post to a gone connection (410, ``GoneException``) forgets *that* connection
+(and its watches); it never touches the sender's. Many connections are posted
+to at once (a game's watchers may be many): a small thread pool, each
+connection's own frames still in order.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from botocore.exceptions import ClientError
 
-from numbridge.service.observability import logger
+from numbridge.service.observability import count, logger
 from numbridge.store.connections import Connections
+
+# Posts at once; the management client's connection pool is as large (service.context).
+CONCURRENT_POSTS = 16
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _shared_pool() -> ThreadPoolExecutor:
+    """One pool per process (a warm Lambda container keeps it between invocations)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(CONCURRENT_POSTS, thread_name_prefix="post")
+        return _pool
 
 
 class Notifier:
@@ -39,7 +58,22 @@ class Notifier:
                 return False
         return True
 
-    def to_player(self, player: str, frames: list[dict[str, Any]]) -> None:
-        """Send frames to every open connection of a player (all their devices)."""
-        for connection_id in self.connections.of_player(player):
+    def post_all(self, deliveries: Mapping[str, Sequence[dict[str, Any]]]) -> None:
+        """Send each connection its frames, all connections at once. A post that fails is
+        logged and skipped: the change stands, and clients catch up by ``v``."""
+        if len(deliveries) <= 1:
+            for connection_id, frames in deliveries.items():
+                self._post_or_log(connection_id, frames)
+            return
+        pool = _shared_pool()
+        posts = [pool.submit(self._post_or_log, c, f) for c, f in deliveries.items()]
+        for done in posts:
+            done.result()  # re-raises only what is no Exception (the process exiting)
+
+    def _post_or_log(self, connection_id: str, frames: Sequence[dict[str, Any]]) -> None:
+        try:
             self.post(connection_id, frames)
+        except Exception:
+            count("PushFailures")
+            logger.exception("push failed; the client catches up by v",
+                             extra={"connection": connection_id})

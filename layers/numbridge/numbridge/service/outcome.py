@@ -38,3 +38,5 @@ class Outcome:
     timers: list[Timer] = field(default_factory=list)
     # sent to the bot queue after the commit, like the timers
     bots: list[BotTurn] = field(default_factory=list)
+    # (game, frames) posted to every connection watching that game, with the pushes
+    to_watchers: list[tuple[str, list[Frame]]] = field(default_factory=list)

@@ -8,6 +8,7 @@ function dies before that, clients recover the events by ``v`` (``sync``).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from numbridge import rules
@@ -21,6 +22,7 @@ from numbridge.service.observability import count
 from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.presence import online
 from numbridge.service.views import event_frame, for_viewer, state_frame
+from numbridge.service.watching import spectators_allowed
 from numbridge.service.wire_errors import wire_error
 from numbridge.store.games import GameRow
 
@@ -30,13 +32,22 @@ MAX_SYNC_EVENTS = 500
 
 def load(svc: Services, game_id: str, player: str) -> tuple[GameRow, rules.Seat]:
     """The game and the player's seat in it; ``not_found``/``unauthorized`` otherwise."""
+    row = _row(svc, game_id)
+    seat = _seat_of(row, player)
+    if seat is None:
+        raise ProtocolError("unauthorized", f"you have no seat in game {game_id!r}")
+    return row, seat
+
+
+def _row(svc: Services, game_id: str) -> GameRow:
     row = svc.games.load(game_id)
     if row is None:
         raise ProtocolError("not_found", f"no game {game_id!r}")
-    for seat in SEATS:
-        if row.players.get(seat) == player:
-            return row, seat
-    raise ProtocolError("unauthorized", f"you have no seat in game {game_id!r}")
+    return row
+
+
+def _seat_of(row: GameRow, player: str) -> rules.Seat | None:
+    return next((seat for seat in SEATS if row.players.get(seat) == player), None)
 
 
 def play(svc: Services, player: str, request: GameAction) -> Outcome:
@@ -75,10 +86,11 @@ def transition(svc: Services, row: GameRow, before: rules.GameState,
     ]
     _measure(change.events)
     pushes = [(after.players[seat], [for_viewer(e, seat) for e in events]) for seat in SEATS]
+    to_watchers = [(after.game_id, [for_viewer(e, None) for e in events])]
     timers = [] if deadline is None else [Timer(after.game_id, after.v, deadline)]
     bots = botseat.owing(after)
     timers += botseat.watchdogs(bots, deadline, now_ms)
-    return Outcome(replies or [], pushes, writes, timers, bots)
+    return Outcome(replies or [], pushes, writes, timers, bots, to_watchers)
 
 
 def _measure(events: tuple[rules.Event, ...]) -> None:
@@ -115,8 +127,12 @@ def advance(svc: Services, game_id: str, timer_v: int | None = None) -> Outcome:
 
 
 def sync(svc: Services, player: str, request: Sync) -> Outcome:
-    row, seat = load(svc, request.game, player)
+    """A player's (or, where the room lets anyone watch, a spectator's) catch-up."""
+    row = _row(svc, request.game)
+    seat = _seat_of(row, player)
     state = rules.GameState.from_dict(row.state)
+    if seat is None and not spectators_allowed(svc, state.options.room):
+        raise ProtocolError("unauthorized", f"you have no seat in game {request.game!r}")
     now = svc.clock()
     deadline = rules.next_deadline(state)
     due: Outcome | None = None
@@ -128,14 +144,16 @@ def sync(svc: Services, player: str, request: Sync) -> Outcome:
             state = change.state
     known = request.v
     if known is None or known > state.v or state.v - known > MAX_SYNC_EVENTS:
-        replies = [state_frame(state, seat, now, request.id, online(svc, state.players))]
+        offer = svc.rematches.get(state.game_id) if state.status == "finished" else None
+        replies = [state_frame(state, seat, now, request.id, online(svc, state.players),
+                               offer)]
     else:
         # Up to the stored version; the events just applied follow as pushes.
         missed = svc.games.events_after(request.game, known)
         replies = [*(for_viewer(e, seat) for e in missed), ack_frame(request.id)]
     if due is None:
         return Outcome(replies)
-    return Outcome(replies, due.pushes, due.writes, due.timers, due.bots)
+    return dataclasses.replace(due, replies=replies)
 
 
 def candidates(svc: Services, player: str, request: Candidates) -> Outcome:

@@ -1,7 +1,8 @@
 """Presence: whether a player has a connection open, told to their opponents.
 
 When a player's first connection opens or their last one closes, each opponent
-in a game in progress gets ``{"type": "presence", "game", "seat", "online"}``
+in a game in progress, and the game's watchers, get
+``{"type": "presence", "game", "seat", "online"}``
 (a pushed frame with no ``v``: not an event of the game). Plain dicts and the
 store only: $connect and $disconnect import neither pydantic, the protocol nor
 the rules.
@@ -9,7 +10,7 @@ the rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from numbridge.service.observability import logger
@@ -25,22 +26,17 @@ def online(svc: Services, players: Mapping[Any, str]) -> dict[str, bool]:
 
 
 def announce(svc: Services, player: str, is_online: bool) -> None:
-    """Tell the opponents in each of ``player``'s games in progress. Best effort: a
-    failure here must not refuse a connection, nor fail a disconnect."""
+    """Tell the opponent and the watchers of each of ``player``'s games in progress.
+    Best effort: a failure here must not refuse a connection, nor fail a disconnect."""
     try:
+        now = svc.clock()
         for live in LiveGames(svc.store).of_player(player):
-            frame = presence_frame(live.game, live.seat, is_online)
-            svc.notifier.to_player(live.opponent, [frame])
-            for connection_id in watchers_of(svc, live.game):
-                svc.notifier.post(connection_id, [frame])
+            frames = [presence_frame(live.game, live.seat, is_online)]
+            audience = [*svc.connections.of_player(live.opponent),
+                        *svc.watches.of_game(live.game, now)]
+            svc.notifier.post_all(dict.fromkeys(audience, frames))
     except Exception:
         logger.exception("presence not announced", extra={"player": player})
-
-
-def watchers_of(svc: Services, game_id: str) -> Iterable[str]:
-    """The connections watching a game. None yet: spectators (watch items) will be
-    read here, so that watchers hear presence too."""
-    return ()
 
 
 def presence_frame(game_id: str, seat: str, is_online: bool) -> dict[str, Any]:

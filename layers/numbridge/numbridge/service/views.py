@@ -8,6 +8,7 @@ from typing import Any
 from numbridge import rules
 from numbridge.protocol import render
 from numbridge.store.games import StoredEvent
+from numbridge.store.rematches import Rematch
 
 
 def event_frame(game_id: str, event: rules.Event) -> StoredEvent:
@@ -22,11 +23,15 @@ def for_viewer(event: StoredEvent, seat: str | None) -> dict[str, Any]:
     return render.hidden_frame(event.frame["game"], event.v)
 
 
-def state_frame(state: rules.GameState, seat: rules.Seat, now_ms: int,
+def state_frame(state: rules.GameState, seat: rules.Seat | None, now_ms: int,
                 request_id: str | None = None,
-                online: Mapping[str, bool] | None = None) -> dict[str, Any]:
-    view = rules.player_view(state, seat, now_ms)
+                online: Mapping[str, bool] | None = None,
+                rematch: Rematch | None = None) -> dict[str, Any]:
+    """A player's view (a spectator's without ``seat``), with what the service knows."""
+    view = (rules.spectator_view(state, now_ms) if seat is None
+            else rules.player_view(state, seat, now_ms))
     add_presence(view, online)
+    add_rematch(view, state, rematch)
     frame: dict[str, Any] = {"type": "state", "game": state.game_id, "v": state.v, "view": view}
     if request_id is not None:
         frame["id"] = request_id
@@ -37,6 +42,16 @@ def add_presence(view: dict[str, Any], online: Mapping[str, bool] | None) -> Non
     """``players.SEAT.online``: the service's knowledge (connections), not the rules'."""
     for seat, is_online in (online or {}).items():
         view["players"][seat]["online"] = is_online
+
+
+def add_rematch(view: dict[str, Any], state: rules.GameState, offer: Rematch | None) -> None:
+    """``offers.rematch``: the seat whose offer stands (in every view, so that a client
+    sees the server has rematches); ``rematch``: the new game, once dealt."""
+    by = offer.by if offer is not None and offer.status == "offered" else None
+    view["offers"]["rematch"] = next((s for s, name in state.players.items() if name == by),
+                                     None)
+    if offer is not None and offer.game is not None:
+        view["rematch"] = offer.game
 
 
 def summary(state: rules.GameState, seat: rules.Seat, now_ms: int,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from numbridge.store import keys
 from numbridge.store.port import KeyRange, Put, Store
+from numbridge.store.watches import Watches
 
 CONNECTION_TTL_S = 3 * 3600  # API Gateway closes connections after 2 h
 
@@ -26,7 +27,8 @@ class Connections:
         return None if item is None else str(item["player"])
 
     def remove(self, connection_id: str) -> str | None:
-        """Forget a connection; the player it belonged to, if it was known."""
+        """Forget a connection and its watches; the player it belonged to, if it was known."""
+        Watches(self.store).drop_connection(connection_id)
         old = self.store.delete(keys.connection(connection_id), keys.CONN)
         if old is None:
             return None

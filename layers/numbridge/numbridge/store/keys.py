@@ -6,6 +6,8 @@
 | game event | ``GAME#g`` | ``EV#000000017`` | |
 | archive record | ``GAME#g`` | ``RECORD`` | |
 | rematch offer | ``GAME#g`` | ``REMATCH`` | |
+| a game being played | ``GAME#g`` | ``PLAYING`` | ``PLAYING#room`` / game id |
+| a game's watcher | ``GAME#g`` | ``WATCH#c`` | |
 | proposal | ``PROPOSAL#p`` | ``PROPOSAL`` | ``ROOM#r`` / created#p |
 | a player's proposal slot | ``PLAYER#a`` | ``SLOT#0`` … ``SLOT#4`` | |
 | a player's game | ``PLAYER#a`` | ``GAME#g`` | |
@@ -13,11 +15,15 @@
 | rating | ``PLAYER#a`` | ``RATING#variant`` | ``LEADERBOARD#variant`` / rank#name |
 | connection | ``CONN#c`` | ``CONN`` | |
 | a player's connection | ``PLAYER#a`` | ``CONN#c`` | |
+| a connection's watch | ``CONN#c`` | ``WATCH#g`` | |
 | request receipt | ``REQ#a`` | ``ID#request-id`` | |
 
 The deadline index is sharded by game (``DEADLINE#0`` … ``DEADLINE#15``): one
 partition key takes about 1,000 writes a second, and every move of every game
 in play moves its deadline.
+
+A game's watchers sort last in its partition, right after ``STATE``: one query
+reads the game's version and its watchers (``WATCHERS_END``).
 """
 
 from __future__ import annotations
@@ -99,6 +105,31 @@ def leaderboard_rank(provisional: bool, rating_e6: int, name: str) -> str:
 
 def connection(connection_id: str) -> str:
     return f"CONN#{connection_id}"
+
+
+PLAYING = "PLAYING"
+WATCH_PREFIX = "WATCH#"
+# Sorts after every watcher of a game (the highest code point).
+WATCHERS_END = f"{WATCH_PREFIX}\U0010ffff"
+
+
+def playing_in(room_id: str) -> str:
+    return f"PLAYING#{room_id}"
+
+
+def playing_order(game_id: str) -> str:
+    # A game id begins with its creation time: the index keeps the games in that order.
+    return game_id
+
+
+def watcher(connection_id: str) -> str:
+    """A game's watcher, under the game."""
+    return f"{WATCH_PREFIX}{connection_id}"
+
+
+def watched(game_id: str) -> str:
+    """A game a connection watches, under the connection."""
+    return f"{WATCH_PREFIX}{game_id}"
 
 
 def deadline_shard(game_id: str) -> str:
