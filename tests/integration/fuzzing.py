@@ -1,6 +1,6 @@
 """Frames for fuzzing the message handler, and the checks every answer must pass.
 
-Strategies: each client action model (``numbridge.protocol.actions``) as its
+Strategies: each client request (``numbridge.protocol.requests.KINDS``) as its
 JSON Schema turned into values, aimed at a live game (its id, cells on and off
 the board, digits held and not), and raw mutations of those frames —
 truncation, byte flips, deep nesting, type swaps, huge numbers, NaN,

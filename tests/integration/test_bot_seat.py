@@ -58,7 +58,7 @@ def test_the_bot_plays_its_moves_and_the_game_finishes_archived_unrated(
     assert any(e.action in {"place", "take", "exchange", "swap"} and e.seat == "red"
                for e in final.record)
     assert world.svc.archive.get(game) is not None
-    assert ana.ask("record", game=game)["record"]["result"] == final.result
+    assert ana.ask("record", game=game)["record"]["result"] == final.result.to_dict()
     # Unrated: no rating items for either player, and the games line says so.
     for player in ("ana", "bot-strong"):
         assert world.store.get(keys.player(player), "RATING#blitz") is None
