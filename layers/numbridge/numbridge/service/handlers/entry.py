@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from numbridge.service.observability import capture_lambda_handler, logger, metrics
 
@@ -13,13 +13,12 @@ Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
 def lambda_entry(*, correlation_id_path: str | None = None) -> Callable[[Handler], Handler]:
-    """Powertools' logger context (state cleared per invocation), X-Ray when tracing is on,
-    and the metrics flushed at the end of each invocation."""
+    """The log context (cleared per invocation), X-Ray when tracing is on, and the
+    metrics written at the end of each invocation."""
 
     def wrap(handler: Handler) -> Handler:
         wrapped = capture_lambda_handler(metrics.log_metrics(handler))
-        return cast(Handler, logger.inject_lambda_context(
-            wrapped, correlation_id_path=correlation_id_path, clear_state=True
-        ))
+        return logger.inject_lambda_context(
+            wrapped, correlation_id_path=correlation_id_path, clear_state=True)
 
     return wrap
