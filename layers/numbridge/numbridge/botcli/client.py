@@ -3,8 +3,10 @@
 One connection; up to ``games`` games at once. After every frame that can
 change what it owes (a turn, an offer, an adjournment) it asks for a fresh
 view (``sync``) and sends what ``numbridge.bot.decide`` chooses, with one id
-per (game, v) so that a resent request is applied once. After a dropped
-connection it reconnects, lists its games and catches up each by ``v``.
+per (game, v) so that a resent request is applied once; a refused action is
+decided again on a fresh view, under a new id. After a dropped connection it
+reconnects, lists its games and catches up each by ``v``. The load bench runs
+its players on this class: ``on_frame`` and ``choose`` are its seams.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ Frame = dict[str, Any]
 WAKES = frozenset({"turn", "draw_offered", "adjourn_offered", "adjourned",
                    "resume_requested", "resumed"})
 REQUEST_TIMEOUT_S = 60.0
+# Tries of a refused action at one v, each on a fresh view; then the next wake-up.
+MAX_REFUSALS = 3
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,7 @@ class BotOptions:
     name: str
     level: Level
     room: str | None = None
-    games: int = 1
+    games: int = 1  # open proposals accepted, up to this many games at once (0: none)
     stop_after: int | None = None  # games to finish before exiting; None: run on
     poll_s: float = 3.0
 
@@ -46,8 +50,11 @@ class BotOptions:
 class Game:
     knowledge: Knowledge = field(default_factory=Knowledge)
     v: int = 0
+    seat: str | None = None  # ours, once a view said it
     busy: bool = False
     again: bool = False
+    refused_v: int = -1  # the v of the latest refused action
+    refusals: int = 0  # how many were refused at that v
 
 
 class BotClient:
@@ -61,6 +68,7 @@ class BotClient:
         self._ws: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._done = asyncio.Event()
+        self.connected = asyncio.Event()  # set while a connection is open
 
     # ------------------------------------------------------------ life
 
@@ -73,6 +81,7 @@ class BotClient:
             try:
                 async with websockets.connect(self._address(), open_timeout=10) as ws:
                     self._ws, backoff = ws, 0.5
+                    self.connected.set()
                     await self._session()
             except (OSError, websockets.ConnectionClosed, websockets.InvalidStatus) as exc:
                 if isinstance(exc, websockets.InvalidStatus) and \
@@ -81,12 +90,17 @@ class BotClient:
                     return 2
                 log.warning("connection lost (%s); again in %.1f s", exc, backoff)
             finally:
+                self.connected.clear()
                 self._ws = None
                 self._fail_waiting()
             if not self._done.is_set():
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 30.0)
         return 0
+
+    def stop(self) -> None:
+        """End :meth:`run` soon; the games in progress are left as they are."""
+        self._done.set()
 
     def _address(self) -> str:
         base = self.options.url
@@ -104,6 +118,11 @@ class BotClient:
             if reader.done():
                 reader.result()  # the connection's error, if any
         finally:
+            # Decisions in flight end here, while the connection is still open: after a
+            # reconnect the catch-up decides again.
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
@@ -134,6 +153,7 @@ class BotClient:
             frame = json.loads(raw)
             if not isinstance(frame, dict):
                 continue
+            self.on_frame(frame)
             rid = frame.get("id")
             if rid is not None and rid in self._answers:
                 future = self._answers.pop(rid)
@@ -142,6 +162,10 @@ class BotClient:
                 if frame.get("type") != "state":
                     continue
             self._pushed(frame)
+
+    def on_frame(self, frame: Frame) -> None:
+        """Every frame as it arrives, before it is handled: for a subclass that
+        watches the stream (the load bench counts and times it)."""
 
     def _pushed(self, frame: Frame) -> None:
         game_id = frame.get("game")
@@ -157,8 +181,12 @@ class BotClient:
         game.knowledge = observe(game.knowledge, frame)
         if isinstance(frame.get("v"), int):
             game.v = max(game.v, frame["v"])
+        if kind == "state":
+            game.seat = frame["view"].get("you")
         if kind == "finished":
             self._finish(game_id)
+        elif kind == "turn" and game.seat is not None and frame.get("turn") != game.seat:
+            return  # the opponent's move: an offer to answer comes in a frame of its own
         elif kind in WAKES or (kind == "state" and frame.get("id") is None):
             self._spawn(self._think_until_settled(game_id))
 
@@ -204,20 +232,34 @@ class BotClient:
             log.warning("%s: sync answered %s", game_id, state)
             return
         game.knowledge = observe(game.knowledge, state)
-        view = state["view"]
-        game.v = max(game.v, int(state["v"]))
+        view, v = state["view"], int(state["v"])
+        game.v = max(game.v, v)
         if view.get("status") == "finished":
             self._finish(game_id)
             return
-        frame = decide(view, game.knowledge, self.options.level, self.rng)
+        frame = self.choose(view, game.knowledge)
         if frame is None:
             return
-        fields = {k: v for k, v in frame.items() if k != "action"}
-        answer = await self.request(frame["action"],
-                                    request_id=f"{self.options.name}-{game_id}-{state['v']}",
+        fields = {key: value for key, value in frame.items() if key != "action"}
+        answer = await self.request(frame["action"], request_id=self._action_id(game_id, game, v),
                                     **fields)
         if answer.get("type") == "error":
             log.info("%s: %s refused (%s)", game_id, frame["action"], answer.get("code"))
+            if game.refused_v != v:
+                game.refused_v, game.refusals = v, 0
+            game.refusals += 1
+            if game.refusals < MAX_REFUSALS:
+                game.again = True  # a fresh view (the game may have moved) and a new id
+
+    def choose(self, view: Frame, knowledge: Knowledge) -> Frame | None:
+        """The brain's answer to this view: a client frame without ``id``, or None."""
+        return decide(view, knowledge, self.options.level, self.rng)
+
+    def _action_id(self, game_id: str, game: Game, v: int) -> str:
+        """One id per (game, v), so that a resend is applied once; a try after a refusal
+        needs another (the server remembers the refusal under the first)."""
+        base = f"{self.options.name}-{game_id}-{v}"
+        return f"{base}-{game.refusals}" if game.refused_v == v else base
 
     # ------------------------------------------------------------ the lobby
 
