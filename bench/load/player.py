@@ -56,22 +56,19 @@ class Player(BotClient):
         self.last_frame_at = time.perf_counter()
         self._arrived: dict[str, float] = {}  # request id → when its answer came
         self._synced_v: dict[str, int] = {}  # game → the v of the latest view
-        self._expected: dict[tuple[str, int], float] = {}  # (game, v) → its action's sending
+        # (game, v) → when the opponent sent the action that v is the first event of
+        self.expected: dict[tuple[str, int], float] = {}
 
     async def request(self, action: str, request_id: str | None = None,
                       **fields: Any) -> Frame:
-        window, game = self.window, fields.get("game")
         brains = action not in READS and action not in DEALS
         if brains:
-            await window.go.wait()  # the first deals are made before the clock starts
-            if window.think_s and not window.stop.is_set():
-                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * window.think_s)
-            if window.stop.is_set():
-                await asyncio.Event().wait()  # the run is over: held until the client stops
+            await self._pause()
+        game = str(fields.get("game"))
+        first_event = (game, self._synced_v.get(game, -1) + 1)  # the action's, if applied
         sent = time.perf_counter()
-        expected = (str(game), self._synced_v.get(str(game), -1) + 1)
         if brains and self.opponent is not None:
-            self.opponent._expected.setdefault(expected, sent)
+            self.opponent.expected.setdefault(first_event, sent)
         self.outstanding += 1
         try:
             answer = await super().request(action, request_id, **fields)
@@ -79,13 +76,23 @@ class Player(BotClient):
             self.outstanding -= 1
         arrived = self._arrived.pop(str(answer.get("id")), time.perf_counter())
         if answer.get("type") == "state":
-            self._synced_v[str(game)] = int(answer["v"])
+            self._synced_v[game] = int(answer["v"])
         refused = answer.get("type") == "error"
         if refused and brains and self.opponent is not None:
-            self.opponent._expected.pop(expected, None)
-        if window.measuring:
+            self.opponent.expected.pop(first_event, None)
+        if self.window.measuring:
             self._count(action, answer, refused, (arrived - sent) * 1000)
         return answer
+
+    async def _pause(self) -> None:
+        """Before the brain's action: the clock has started, the player has thought,
+        and the run is not over (then the action waits until the client stops)."""
+        window = self.window
+        await window.go.wait()  # the first deals are made before the clock starts
+        if window.think_s and not window.stop.is_set():
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * window.think_s)
+        if window.stop.is_set():
+            await asyncio.Event().wait()
 
     def _count(self, action: str, answer: Frame, refused: bool, ms: float) -> None:
         stats = self.window.stats
@@ -125,7 +132,7 @@ class Player(BotClient):
             return
         if arrival is Arrival.AHEAD:
             stats.out_of_order += 1
-        sent = self._expected.pop((game, v), None)
+        sent = self.expected.pop((game, v), None)
         if sent is not None and self.window.measuring:
             stats.delivery_ms.append((now - sent) * 1000)
         if kind == "finished":
