@@ -1,12 +1,13 @@
 """The load bench's player: the client of ``numbridge bot``, timed and checked.
 
-It plays exactly as ``numbridge bot`` does (numbridge.botcli.client): after each
-frame that may make it owe something it asks for a fresh view (``sync``), lets
-the brain (``numbridge.bot.decide``) choose from that view and the events it
-has seen, and sends the answer; a refused action is decided again on a fresh
-view. What the bench adds is only watching: when each request left and its
-answer came, each event's ``v``, the brain's time; and, for the runs where
-players think, a pause before each action.
+It plays exactly as ``numbridge bot`` does (numbridge.botcli.client): it keeps
+its view of each game from the frames pushed to it, and after each frame that
+may make it owe something lets the brain (``numbridge.bot.decide``) choose from
+that view and the events it has seen, and sends the answer; it asks for a view
+(``sync``) only when events are missing or an action was refused (then decided
+again on the fresh view). What the bench adds is only watching: when each
+request left and its answer came, each event's ``v``, the brain's time; and,
+for the runs where players think, a pause before each action.
 """
 
 from __future__ import annotations
@@ -55,17 +56,18 @@ class Player(BotClient):
         self.outstanding = 0  # requests sent and not yet answered
         self.last_frame_at = time.perf_counter()
         self._arrived: dict[str, float] = {}  # request id → when its answer came
-        self._synced_v: dict[str, int] = {}  # game → the v of the latest view
         # (game, v) → when the opponent sent the action that v is the first event of
         self.expected: dict[tuple[str, int], float] = {}
 
     async def request(self, action: str, request_id: str | None = None,
                       **fields: Any) -> Frame:
         brains = action not in READS and action not in DEALS
+        game = str(fields.get("game"))
+        decided_on = self.games.get(game)
+        # The action's first event, if it is applied: right after the view it was decided on.
+        first_event = (game, (decided_on.v if decided_on else -1) + 1)
         if brains:
             await self._pause()
-        game = str(fields.get("game"))
-        first_event = (game, self._synced_v.get(game, -1) + 1)  # the action's, if applied
         sent = time.perf_counter()
         if brains and self.opponent is not None:
             self.opponent.expected.setdefault(first_event, sent)
@@ -75,8 +77,6 @@ class Player(BotClient):
         finally:
             self.outstanding -= 1
         arrived = self._arrived.pop(str(answer.get("id")), time.perf_counter())
-        if answer.get("type") == "state":
-            self._synced_v[game] = int(answer["v"])
         refused = answer.get("type") == "error"
         if refused and brains and self.opponent is not None:
             self.opponent.expected.pop(first_event, None)
