@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from numbridge.botcli.client import BotClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository's bench/
-
-from numbridge.botcli.client import BotClient
 
 from bench.load.player import Player
 from bench.load.runs import run_games
