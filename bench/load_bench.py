@@ -2,7 +2,7 @@
 
 Every player is the bot: the client of ``numbridge bot`` (numbridge.botcli)
 with the brain ``numbridge.bot`` at ``--level``, deciding from what a player
-sees — its ``sync`` view and the events pushed to it — and playing real games
+sees — its view, kept from the events pushed to it — and playing real games
 to the end; two of them per game, all in this process (asyncio), a finished
 game followed by a new one. Reported per run: actions/s and requests/s for the
 whole server, ack latency (action sent → its ack) and delivery latency (action
