@@ -42,7 +42,7 @@ def _pair(server: Server, index: int, generation: int, level: Level,
 async def _deal_and_play(a: Player, b: Player, room: str, window: Window,
                          dealt: asyncio.Event) -> None:
     """Deal one game after another until the run stops; the players play each out."""
-    await asyncio.gather(a.connected.wait(), b.connected.wait())
+    await asyncio.gather(a.caught_up.wait(), b.caught_up.wait())
     while not window.stop.is_set():
         a.ended.clear()
         b.ended.clear()

@@ -39,9 +39,9 @@ def test_events_apply_in_v_order_and_repeats_change_nothing() -> None:
     first, *rest = frames
     for frame in reversed(rest):  # all but the first arrive, last first
         assert game.take_event(frame)
-        assert game.behind and game.v == 0
+        assert game.behind and game.v == 0 and not game.in_order.is_set()
     assert game.take_event(first)
-    assert (game.v, game.behind) == (final.v, False)
+    assert (game.v, game.behind) == (final.v, False) and game.in_order.is_set()
     assert game.view is not None and game.view["owners"] == final.owners
     assert not game.take_event(first) and not game.take_event(rest[0])
     assert game.knowledge.wrong == {(0, 1, 5)}  # blue's mistake, once
@@ -69,4 +69,4 @@ def test_a_frame_the_view_cannot_take_and_a_refusal_make_a_sync_due() -> None:
     assert game.view is None and game.behind
     game.take_state(dealt)
     game.forget_view()
-    assert game.behind
+    assert game.behind and not game.in_order.is_set()

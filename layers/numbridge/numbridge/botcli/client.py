@@ -36,6 +36,9 @@ Frame = dict[str, Any]
 WAKES = frozenset({"turn", "draw_offered", "adjourn_offered", "adjourned",
                    "resume_requested", "resumed"})
 REQUEST_TIMEOUT_S = 60.0
+# How long an event ahead of a gap waits for the missing one before a sync: pushes of
+# two handlers may cross on the way, and the missing event is then already coming.
+GAP_WAIT_S = 0.5
 # Tries of a refused action at one v, each on a fresh view; then the next wake-up.
 MAX_REFUSALS = 3
 
@@ -63,7 +66,7 @@ class BotClient:
         self._ws: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._done = asyncio.Event()
-        self.connected = asyncio.Event()  # set while a connection is open
+        self.caught_up = asyncio.Event()  # set while a connection is open and caught up
 
     # ------------------------------------------------------------ life
 
@@ -76,7 +79,6 @@ class BotClient:
             try:
                 async with websockets.connect(self._address(), open_timeout=10) as ws:
                     self._ws, backoff = ws, 0.5
-                    self.connected.set()
                     await self._session()
             except (OSError, websockets.ConnectionClosed, websockets.InvalidStatus) as exc:
                 if isinstance(exc, websockets.InvalidStatus) and \
@@ -85,7 +87,7 @@ class BotClient:
                     return 2
                 log.warning("connection lost (%s); again in %.1f s", exc, backoff)
             finally:
-                self.connected.clear()
+                self.caught_up.clear()
                 self._ws = None
                 self._fail_waiting()
             if not self._done.is_set():
@@ -105,6 +107,7 @@ class BotClient:
         reader = asyncio.create_task(self._read())
         try:
             await self._catch_up()
+            self.caught_up.set()
             lobby = asyncio.create_task(self._lobby())
             done = asyncio.create_task(self._done.wait())
             await asyncio.wait({reader, lobby, done}, return_when=asyncio.FIRST_COMPLETED)
@@ -224,6 +227,9 @@ class BotClient:
             game.busy = False
 
     async def _think(self, game_id: str, game: Game) -> None:
+        if game.view is not None and game.ahead:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(game.in_order.wait(), GAP_WAIT_S)
         if game.behind:
             await self._resync(game_id, game)
         view = game.view

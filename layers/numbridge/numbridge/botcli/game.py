@@ -9,6 +9,7 @@ refused action: then the client asks for a fresh one.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ class Game:
     knowledge: Knowledge = field(default_factory=Knowledge)
     view: Frame | None = None
     ahead: dict[int, Frame] = field(default_factory=dict)  # v → an event not applied yet
+    in_order: asyncio.Event = field(default_factory=asyncio.Event)  # a view and no gap
     seat: str | None = None  # ours, once a view said it
     busy: bool = False
     again: bool = False
@@ -65,6 +67,7 @@ class Game:
 
     def forget_view(self) -> None:
         self.view = None
+        self.in_order.clear()
 
     def _apply_ahead(self) -> None:
         while self.view is not None and self.view["v"] + 1 in self.ahead:
@@ -74,3 +77,7 @@ class Game:
             except NeedsSync as exc:
                 log.warning("%s: %s (a sync follows)", frame.get("game"), exc)
                 self.view = None
+        if self.behind:
+            self.in_order.clear()
+        else:
+            self.in_order.set()
