@@ -1,10 +1,15 @@
 """A WebSocket player that accepts open proposals and plays them out with the brain.
 
-One connection; up to ``games`` games at once. After every frame that can
-change what it owes (a turn, an offer, an adjournment) it asks for a fresh
-view (``sync``) and sends what ``numbridge.bot.decide`` chooses, with one id
-per (game, v) so that a resent request is applied once. After a dropped
-connection it reconnects, lists its games and catches up each by ``v``.
+One connection; up to ``games`` games at once. It keeps each game's view from
+the frames pushed to it (``botcli.game``), and after every frame that can
+change what it owes (a turn, an offer, an adjournment) sends what
+``numbridge.bot.decide`` chooses from that view, with one id per (game, v) so
+that a resent request is applied once. It asks for a view (``sync``) only when
+its own cannot be trusted: events missing (a gap in ``v``, a reconnect), a
+frame it could not apply, a refused action — which is then decided again on
+the fresh view, under a new id. After a dropped connection it reconnects,
+lists its games and catches up each by ``v``. The load bench runs its players
+on this class: ``on_frame`` and ``choose`` are its seams.
 """
 
 from __future__ import annotations
@@ -15,10 +20,13 @@ import itertools
 import json
 import logging
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from numbridge.bot import Knowledge, Level, decide, observe
+from numbridge.bot import Knowledge, Level, decide
+from numbridge.bot.tracking import settled
+
+from .game import Game
 
 log = logging.getLogger("numbridge.bot")
 
@@ -28,6 +36,11 @@ Frame = dict[str, Any]
 WAKES = frozenset({"turn", "draw_offered", "adjourn_offered", "adjourned",
                    "resume_requested", "resumed"})
 REQUEST_TIMEOUT_S = 60.0
+# How long an event ahead of a gap waits for the missing one before a sync: pushes of
+# two handlers may cross on the way, and the missing event is then already coming.
+GAP_WAIT_S = 0.5
+# Tries of a refused action at one v, each on a fresh view; then the next wake-up.
+MAX_REFUSALS = 3
 
 
 @dataclass(frozen=True)
@@ -37,17 +50,9 @@ class BotOptions:
     name: str
     level: Level
     room: str | None = None
-    games: int = 1
+    games: int = 1  # open proposals accepted, up to this many games at once (0: none)
     stop_after: int | None = None  # games to finish before exiting; None: run on
     poll_s: float = 3.0
-
-
-@dataclass
-class Game:
-    knowledge: Knowledge = field(default_factory=Knowledge)
-    v: int = 0
-    busy: bool = False
-    again: bool = False
 
 
 class BotClient:
@@ -61,6 +66,7 @@ class BotClient:
         self._ws: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._done = asyncio.Event()
+        self.caught_up = asyncio.Event()  # set while a connection is open and caught up
 
     # ------------------------------------------------------------ life
 
@@ -81,12 +87,17 @@ class BotClient:
                     return 2
                 log.warning("connection lost (%s); again in %.1f s", exc, backoff)
             finally:
+                self.caught_up.clear()
                 self._ws = None
                 self._fail_waiting()
             if not self._done.is_set():
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 30.0)
         return 0
+
+    def stop(self) -> None:
+        """End :meth:`run` soon; the games in progress are left as they are."""
+        self._done.set()
 
     def _address(self) -> str:
         base = self.options.url
@@ -96,6 +107,7 @@ class BotClient:
         reader = asyncio.create_task(self._read())
         try:
             await self._catch_up()
+            self.caught_up.set()
             lobby = asyncio.create_task(self._lobby())
             done = asyncio.create_task(self._done.wait())
             await asyncio.wait({reader, lobby, done}, return_when=asyncio.FIRST_COMPLETED)
@@ -104,6 +116,11 @@ class BotClient:
             if reader.done():
                 reader.result()  # the connection's error, if any
         finally:
+            # Decisions in flight end here, while the connection is still open: after a
+            # reconnect the catch-up decides again.
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await reader
@@ -134,6 +151,7 @@ class BotClient:
             frame = json.loads(raw)
             if not isinstance(frame, dict):
                 continue
+            self.on_frame(frame)
             rid = frame.get("id")
             if rid is not None and rid in self._answers:
                 future = self._answers.pop(rid)
@@ -142,6 +160,10 @@ class BotClient:
                 if frame.get("type") != "state":
                     continue
             self._pushed(frame)
+
+    def on_frame(self, frame: Frame) -> None:
+        """Every frame as it arrives, before it is handled: for a subclass that
+        watches the stream (the load bench counts and times it)."""
 
     def _pushed(self, frame: Frame) -> None:
         game_id = frame.get("game")
@@ -154,13 +176,19 @@ class BotClient:
                 return  # not a game of ours (or a finished one)
             game = self.games[game_id] = Game()
             log.info("playing %s", game_id)
-        game.knowledge = observe(game.knowledge, frame)
-        if isinstance(frame.get("v"), int):
-            game.v = max(game.v, frame["v"])
+        if kind == "state":
+            game.take_state(frame)
+            if frame.get("id") is None:  # a deal: our move, perhaps
+                self._spawn(self._think_until_quiet(game_id))
+            return
+        if not isinstance(frame.get("v"), int) or not game.take_event(frame):
+            return  # not a game event (presence), or one we already have
         if kind == "finished":
             self._finish(game_id)
-        elif kind in WAKES or (kind == "state" and frame.get("id") is None):
-            self._spawn(self._think_until_settled(game_id))
+        elif kind == "turn" and game.seat is not None and frame.get("turn") != game.seat:
+            return  # the opponent's move: an offer to answer comes in a frame of its own
+        elif kind in WAKES:
+            self._spawn(self._think_until_quiet(game_id))
 
     def _finish(self, game_id: str) -> None:
         if self.games.pop(game_id, None) is None:
@@ -178,7 +206,7 @@ class BotClient:
 
     # ------------------------------------------------------------ playing
 
-    async def _think_until_settled(self, game_id: str) -> None:
+    async def _think_until_quiet(self, game_id: str) -> None:
         """One decision at a time per game; a wake-up meanwhile asks for another."""
         game = self.games.get(game_id)
         if game is None:
@@ -199,39 +227,72 @@ class BotClient:
             game.busy = False
 
     async def _think(self, game_id: str, game: Game) -> None:
-        state = await self.request("sync", game=game_id)
-        if state.get("type") != "state":
-            log.warning("%s: sync answered %s", game_id, state)
-            return
-        game.knowledge = observe(game.knowledge, state)
-        view = state["view"]
-        game.v = max(game.v, int(state["v"]))
-        if view.get("status") == "finished":
+        if game.view is not None and game.ahead:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(game.in_order.wait(), GAP_WAIT_S)
+        if game.behind:
+            await self._resync(game_id, game)
+        view = game.view
+        if view is None or game.behind or game_id not in self.games:
+            return  # no view to be had now: the next wake-up asks again
+        if view["status"] == "finished":
             self._finish(game_id)
             return
-        frame = decide(view, game.knowledge, self.options.level, self.rng)
+        v = int(view["v"])
+        if not settled(view) or v == game.accepted_v:
+            return  # the rest of the turn, or our action's events, are on their way
+        frame = self.choose(view, game.knowledge)
         if frame is None:
             return
-        fields = {k: v for k, v in frame.items() if k != "action"}
-        answer = await self.request(frame["action"],
-                                    request_id=f"{self.options.name}-{game_id}-{state['v']}",
+        fields = {key: value for key, value in frame.items() if key != "action"}
+        answer = await self.request(frame["action"], request_id=self._action_id(game_id, game, v),
                                     **fields)
-        if answer.get("type") == "error":
-            log.info("%s: %s refused (%s)", game_id, frame["action"], answer.get("code"))
+        if answer.get("type") != "error":
+            game.accepted_v = v
+            return
+        log.info("%s: %s refused (%s)", game_id, frame["action"], answer.get("code"))
+        game.forget_view()  # it was wrong, or the game moved meanwhile
+        if game.refused_v != v:
+            game.refused_v, game.refusals = v, 0
+        game.refusals += 1
+        if game.refusals < MAX_REFUSALS:
+            game.again = True  # a fresh view and a new id
+
+    async def _resync(self, game_id: str, game: Game) -> None:
+        """The events missed (pushed like the others), or else the whole view."""
+        if game.view is not None:
+            await self.request("sync", game=game_id, v=game.v)
+        if game.behind:
+            state = await self.request("sync", game=game_id)
+            if state.get("type") != "state":
+                log.warning("%s: sync answered %s", game_id, state)
+
+    def choose(self, view: Frame, knowledge: Knowledge) -> Frame | None:
+        """The brain's answer to this view: a client frame without ``id``, or None."""
+        return decide(view, knowledge, self.options.level, self.rng)
+
+    def _action_id(self, game_id: str, game: Game, v: int) -> str:
+        """One id per (game, v), so that a resend is applied once; a try after a refusal
+        needs another (the server remembers the refusal under the first)."""
+        base = f"{self.options.name}-{game_id}-{v}"
+        return f"{base}-{game.refusals}" if game.refused_v == v else base
 
     # ------------------------------------------------------------ the lobby
 
     async def _catch_up(self) -> None:
         """After (re)connecting: every game of ours in progress, caught up by ``v``."""
+        earlier = set(self.games)  # followed on a lost connection: pushes may be missing
         listed = await self.request("games")
         for line in listed.get("games", []):
-            if line.get("status") not in {"playing", "adjourned"}:
-                continue
             game_id = str(line["game"])
+            if line.get("status") not in {"playing", "adjourned"} or (
+                    game_id in self.games and game_id not in earlier):
+                continue  # over, or dealt on this connection: every push of it is here
             game = self.games.setdefault(game_id, Game())
-            # The events missed (mistakes and exchanges the brain remembers), then a view.
+            # The events missed bring the view up to date; for a game new to this client
+            # they give what the brain remembers (mistakes, exchanges), the view follows.
             await self.request("sync", game=game_id, v=game.v)
-            self._spawn(self._think_until_settled(game_id))
+            self._spawn(self._think_until_quiet(game_id))
 
     async def _lobby(self) -> None:
         while not self._done.is_set():
