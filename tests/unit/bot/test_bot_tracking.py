@@ -256,7 +256,7 @@ def test_a_folded_catch_up_counts_its_passes() -> None:
     now = 200 * 60_000
     transition = rules.advance(state, now, random.Random(0))
     [folded] = [e for e in transition.events if e.kind == "timeouts"]
-    assert folded.data["passes"] > 0
+    assert folded.body.passes > 0
     follow(views, state, transition, now)
 
 

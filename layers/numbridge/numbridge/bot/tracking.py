@@ -30,6 +30,7 @@ from typing import Any
 
 from numbridge.rules.geometry import index_of, on_board, parse_layout
 from numbridge.rules.goals import block_table
+from numbridge.rules.plain import plain
 from numbridge.rules.seats import EMPTY, MARK, NOBODY, SEATS, is_seat
 
 View = dict[str, Any]
@@ -39,8 +40,9 @@ NOT_KEPT = ("abortable",)
 NOT_KEPT_PER_PLAYER = ("online",)
 TURN_SUMMARY = ("turn", "deadline_ms", "now_ms", "bag")
 TURN_SUMMARY_PER_PLAYER = ("hand_size", "mistakes", "clock_ms")
-# Each variant's own field of the summary.
-PAIR_FIELD, SWAP_FIELD = "moves_left_in_pair", "swap_available"
+# Each variant's own fields of the summary: the pair's step, or the pie rule (whether
+# the player to move may swap, and whether the viewer may).
+PAIR_FIELD, SWAP_OPEN, SWAP_FIELD = "moves_left_in_pair", "swap_open", "swap_available"
 
 
 class NeedsSync(ValueError):
@@ -61,7 +63,7 @@ def tracked_view(state: Frame) -> View:
 def settled(view: Mapping[str, Any]) -> bool:
     """Whether the view holds the whole turn summary: no turn is half applied."""
     return (
-        all(key in view for key in (*TURN_SUMMARY, _variant_field(view)))
+        all(key in view for key in (*TURN_SUMMARY, *_variant_fields(view)))
         and all(key in view["players"][seat] for seat in SEATS
                 for key in TURN_SUMMARY_PER_PLAYER)
     )
@@ -97,13 +99,13 @@ def apply_event(view: Mapping[str, Any], frame: Frame) -> View:
 # ---------------------------------------------------------------- the steps
 
 
-def _variant_field(view: Mapping[str, Any]) -> str:
-    return PAIR_FIELD if view["variant"] == "domains" else SWAP_FIELD
+def _variant_fields(view: Mapping[str, Any]) -> tuple[str, ...]:
+    return (PAIR_FIELD,) if view["variant"] == "domains" else (SWAP_OPEN, SWAP_FIELD)
 
 
 def _open_turn(view: View, turns: int = 1) -> None:
     """``turns`` turns played: the summary is unknown until the closing ``turn``."""
-    for key in (*TURN_SUMMARY, _variant_field(view)):
+    for key in (*TURN_SUMMARY, *_variant_fields(view)):
         view.pop(key, None)
     for player in view["players"].values():
         for key in TURN_SUMMARY_PER_PLAYER:
@@ -125,7 +127,7 @@ def _own(view: View, i: int, seat: object) -> None:
     view["owners"] = owners[:i] + MARK[seat] + owners[i + 1:]
     if view["variant"] == "domains":
         table = block_table(view["owners"], parse_layout(view["blocks"]))
-        view["block_table"] = table.to_dict()
+        view["block_table"] = plain(table.counts())
         view["block_owners"] = table.marks()
 
 
@@ -184,9 +186,11 @@ def _turn(view: View, frame: Frame) -> None:
     if view["variant"] == "domains":
         view[PAIR_FIELD] = frame[PAIR_FIELD]
     else:
-        # The event says whether the player to move may swap; a view says whether its
-        # own seat may (only red ever can).
-        view[SWAP_FIELD] = bool(frame[SWAP_FIELD]) and view["you"] == "red"
+        # The event says whether the player to move may swap (older servers only in
+        # swap_available); a view also says whether its own seat may (only red can).
+        swap_open = bool(frame.get(SWAP_OPEN, frame[SWAP_FIELD]))
+        view[SWAP_OPEN] = swap_open
+        view[SWAP_FIELD] = swap_open and view["you"] == "red"
 
 
 def _offer(kind: str, offered: bool) -> Callable[[View, Frame], None]:
@@ -200,7 +204,7 @@ def _stop_play(view: View) -> None:
     view["deadline_ms"] = None
     view["resume_requested"] = []
     if view["variant"] != "domains":
-        view[SWAP_FIELD] = False
+        view[SWAP_OPEN] = view[SWAP_FIELD] = False
 
 
 def _adjourned(view: View, frame: Frame) -> None:
@@ -220,7 +224,7 @@ def _resumed(view: View, frame: Frame) -> None:
     """Play goes on: a ``turn`` follows with the summary."""
     view["status"] = "playing"
     view["resume_requested"] = []
-    for key in (*TURN_SUMMARY, _variant_field(view)):
+    for key in (*TURN_SUMMARY, *_variant_fields(view)):
         view.pop(key, None)
 
 

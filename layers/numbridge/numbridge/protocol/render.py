@@ -4,11 +4,13 @@ that only renders frames does not load it at a cold start (the models of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from numbridge.protocol.errors import ErrorCode
-from numbridge.rules.events import Event
 from numbridge.rules.plain import plain
+
+if TYPE_CHECKING:
+    from numbridge.rules.events import Event
 
 
 def event_frame(game_id: str, event: Event) -> dict[str, Any]:

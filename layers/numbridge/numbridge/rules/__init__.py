@@ -42,7 +42,7 @@ if TYPE_CHECKING:
         Swap,
         Take,
     )
-    from .engine import advance, apply, legal, new_game
+    from .engine import advance, apply, legal
     from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
     from .events import Event, Transition
     from .geometry import InvalidLayout, Layout
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from .options import Board, GameOptions
     from .record import archive_record
     from .seats import Seat, Status, Variant, other
+    from .setup import new_game
     from .state import SCHEMA, GameState, RecordEntry, Result
     from .views import next_deadline, player_view, spectator_view
 
@@ -92,7 +93,7 @@ _HOMES: dict[str, str] = {
     "archive_record": "record",
     "candidates": "highlight",
     "legal": "engine",
-    "new_game": "engine",
+    "new_game": "setup",
     "next_deadline": "views",
     "other": "seats",
     "player_view": "views",

@@ -1,5 +1,5 @@
-"""The engine's entry points: deal a game, apply an action, apply what is due, ask
-whether an action is legal.
+"""The engine's entry points: apply an action, apply what is due, ask whether an
+action is legal (a new game is dealt by :mod:`.setup`).
 
 ``apply`` first applies whatever is due at ``now_ms`` (as ``advance`` does),
 then the action, as one transition. A refused action raises, and the error
@@ -9,12 +9,9 @@ carries what was due (``RulesError.due``): the caller commits that alone.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-
-from numbridge.rules.seats import NOBODY
 
 # The modules that register the actions' rules (actions.on_turn / any_time).
-from . import abort, moves, offers, tiles, turns  # noqa: F401
+from . import abort, moves, offers  # noqa: F401
 from .actions import (
     ANY_TIME_HANDLERS,
     TURN_HANDLERS,
@@ -26,52 +23,9 @@ from .catchup import catch_up
 from .draft import Draft
 from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
 from .events import Transition
-from .geometry import Layout
-from .options import Board, GameOptions
-from .seats import SEATS, Seat, is_seat
-from .state import GameState, Side
+from .seats import Seat, is_seat
+from .state import GameState
 from .views import next_deadline
-
-
-def new_game(
-    game_id: str,
-    options: GameOptions,
-    board: Board,
-    players: Mapping[Seat, str],
-    rng: random.Random,
-    now_ms: int,
-) -> GameState:
-    """Deal: the bag holds the solution digits of the empty cells; each player draws 3."""
-    if board.size != options.size:
-        raise ValueError(f"a {board.size}x{board.size} board for a size-{options.size} game")
-    if options.blocks == "regular" and board.layout != Layout.regular(board.size):
-        raise ValueError("the options ask for regular blocks but the layout is irregular")
-    if set(players) != set(SEATS) or not all(isinstance(players[s], str) for s in SEATS):
-        raise ValueError("players must name exactly a blue and a red player")
-    bag = tiles.tiles_for(board.solution, board.givens)
-    hands = {seat: tiles.draw(bag, tiles.HAND_SIZE, rng) for seat in SEATS}
-    owners = NOBODY * (board.size * board.size)
-    seat, moves_left = turns.opening()
-    sides = {
-        s: Side(name=players[s], hand=tuple(hands[s]), mistakes=0, clock_ms=options.game_ms)
-        for s in SEATS
-    }
-    return GameState(
-        game_id=game_id,
-        v=0,
-        options=options,
-        board=board,
-        digits=board.givens,
-        owners=owners,
-        bag=tuple(bag),
-        blue=sides["blue"],
-        red=sides["red"],
-        status="playing",
-        to_move=seat,
-        moves_left_in_pair=moves_left,
-        turn_started_ms=now_ms,
-        turns_played=0,
-    )
 
 
 def advance(state: GameState, now_ms: int, rng: random.Random) -> Transition:

@@ -8,12 +8,11 @@ other player's hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import clocks
 from .counts import BlockCounts, SeatClocks, SeatCounts
 from .errors import MalformedAction
-from .events import Turn
 from .first_moves import abortable
 from .goals import block_table
 from .pie import pie_cell
@@ -21,6 +20,9 @@ from .plain import plain
 from .seats import SEATS, Seat, is_seat
 from .state import GameState
 from .view_types import Offers, PlayerInfo, Players, View, ViewOptions
+
+if TYPE_CHECKING:
+    from .events import Turn
 
 
 def next_deadline(state: GameState) -> int | None:
@@ -65,6 +67,10 @@ def _variant_fields(state: GameState) -> _VariantFields:
 
 def turn_summary(state: GameState, now_ms: int) -> Turn:
     """The public `turn` event: who moves, until when, and the public counters."""
+    # The events load with the engine, which alone makes turns: a function that only
+    # shows views (the lobby) does not define them.
+    from .events import Turn
+
     extra = _variant_fields(state)
     return Turn(
         turn=state.turn,
