@@ -17,11 +17,11 @@ import os
 import time
 import urllib.request
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from numbridge.names import check_player_name
 from numbridge.refreshing import Refreshing
+from numbridge.values import frozen
 
 if TYPE_CHECKING:
     import jwt
@@ -45,7 +45,7 @@ class KeysUnavailable(RuntimeError):
     """The pool's JWKS could not be fetched, and no earlier copy is fresh enough."""
 
 
-@dataclass(frozen=True)
+@frozen
 class CognitoPool:
     """A user pool and the app client whose tokens we accept."""
 

@@ -20,11 +20,11 @@ import itertools
 import json
 import logging
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from numbridge.bot import Knowledge, Level, decide
 from numbridge.bot.tracking import settled
+from numbridge.values import frozen
 
 from .game import Game
 
@@ -43,7 +43,7 @@ GAP_WAIT_S = 0.5
 MAX_REFUSALS = 3
 
 
-@dataclass(frozen=True)
+@frozen
 class BotOptions:
     url: str  # ws://host:port/ (the token is added)
     token: str

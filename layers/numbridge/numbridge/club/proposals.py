@@ -13,11 +13,12 @@ the room's limits.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
-# The rules engine's vocabulary, re-exported for the club's callers.
 from numbridge.rules.seats import BLOCK_KINDS, SEATS, VARIANTS, BlockKind, Seat, Variant
+
+# The rules engine's vocabulary, re-exported for the club's callers.
+from numbridge.values import frozen
 
 __all__ = [
     "BLOCK_KINDS",
@@ -39,7 +40,7 @@ class ProposalRejected(ValueError):
     """A well-formed proposal (or acceptance) that the room or the club refuses."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ProposalChoices:
     """The choices of a ``propose`` frame (RULES.md §8), room limits not yet applied.
 

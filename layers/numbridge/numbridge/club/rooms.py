@@ -41,10 +41,11 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
+
+from numbridge.values import frozen
 
 if TYPE_CHECKING:
     from numbridge.club.proposals import BlockKind, ProposalChoices, Variant
@@ -83,7 +84,7 @@ def _rejected(message: str) -> Exception:
     return ProposalRejected(message)
 
 
-@dataclass(frozen=True)
+@frozen
 class ClueRange:
     """How many cells are open at the deal: ``min`` ≤ ``default`` ≤ ``max``."""
 
@@ -95,7 +96,7 @@ class ClueRange:
         return {"min": self.min, "max": self.max, "default": self.default}
 
 
-@dataclass(frozen=True)
+@frozen
 class VariantSettings:
     """A variant's board settings in one room."""
 
@@ -108,7 +109,7 @@ class VariantSettings:
         return {"size": self.size, "clues": self.clues.to_public(), "take_price": self.take_price}
 
 
-@dataclass(frozen=True)
+@frozen
 class Room:
     """One room: the variants it offers (each with its board settings) and its clocks.
 

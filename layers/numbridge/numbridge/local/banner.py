@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 
+from numbridge.values import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Started:
     ws_url: str
     http_url: str

@@ -10,11 +10,11 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from numbridge.local.lambda_context import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, LambdaContext
+from numbridge.values import frozen
 
 log = logging.getLogger("numbridge.local")
 
@@ -22,7 +22,7 @@ Handler = Callable[[dict[str, Any], Any], Any]
 FUNCTION_PREFIX = "numbridge-"
 
 
-@dataclass(frozen=True)
+@frozen
 class Function:
     """One Lambda function: its name (the ``functions/`` directory) and its handler."""
 

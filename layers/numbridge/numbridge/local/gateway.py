@@ -14,7 +14,6 @@ import json
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -31,6 +30,7 @@ from numbridge.local.gateway_events import (
 )
 from numbridge.local.routing import CONNECT, DISCONNECT, select_route
 from numbridge.local.sockets import GOING_AWAY, Connection, ConnectionRegistry
+from numbridge.values import frozen
 
 log = logging.getLogger("numbridge.local")
 
@@ -51,7 +51,7 @@ ABNORMAL = 1006
 Work = tuple[Function, Event] | None
 
 
-@dataclass(frozen=True)
+@frozen
 class GatewaySettings:
     """API Gateway's limits (``None`` turns a time limit off)."""
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from numbridge.local import ids
+from numbridge.values import frozen
 
 STAGE = "local"
 API_ID = "numbridge0"
@@ -22,7 +22,7 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 Event = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@frozen
 class Client:
     """What API Gateway knows about one connection from its handshake."""
 

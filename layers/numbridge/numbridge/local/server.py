@@ -20,7 +20,6 @@ import signal
 import sys
 import time
 import warnings
-from dataclasses import dataclass
 from functools import partial
 
 import boto3
@@ -44,6 +43,7 @@ from numbridge.local.http_server import GatewayServer, base_url, bind
 from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
 from numbridge.service.botturns import delay_ms_from
 from numbridge.service.context import Services
+from numbridge.values import frozen
 
 log = logging.getLogger("numbridge.local")
 
@@ -51,7 +51,7 @@ TIMEOUT_FUNCTION = "timeout"
 BOT_FUNCTION = "bot"
 
 
-@dataclass(frozen=True)
+@frozen
 class ServeOptions:
     host: str = "127.0.0.1"
     port: int = 8080

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
 from numbridge.club.proposals import ProposalChoices
@@ -25,6 +24,7 @@ from numbridge.protocol.shapes import AtLeast, Doc, ShapeError, Text, fields_of,
 from numbridge.protocol.wire import FrameRefused, load_object
 from numbridge.rules import actions as game
 from numbridge.rules.seats import Variant
+from numbridge.values import frozen
 
 RequestId = Annotated[str, Text(1, 64)]
 Name = Annotated[str, Text(1, 64)]
@@ -34,7 +34,7 @@ Function = Literal["lobby", "deal", "move"]
 CLUB_REQUESTS: dict[str, type[Request]] = {}
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Request:
     """Fields every client frame carries."""
 
@@ -56,7 +56,7 @@ class Request:
             CLUB_REQUESTS[cls.__dict__["name"]] = cls
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class GameRequest(Request):
     game: Name
 
@@ -64,14 +64,14 @@ class GameRequest(Request):
 # --- lobby and archive -------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Rooms(Request):
     """The rooms and their settings."""
 
     name = "rooms"
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Propose(Request, ProposalChoices):
     """Open a proposal in a room (or, with `bot`, deal at once against the bot)."""
 
@@ -88,7 +88,7 @@ class Propose(Request, ProposalChoices):
                                   for f in dataclasses.fields(ProposalChoices)})
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Proposals(Request):
     """The open proposals, newest first (of one room, or all)."""
 
@@ -97,7 +97,7 @@ class Proposals(Request):
     after: Cursor | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Withdraw(Request):
     """Withdraw your open proposal."""
 
@@ -106,7 +106,7 @@ class Withdraw(Request):
     proposal: Name
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Accept(Request):
     """Accept an open proposal: the game is dealt and both players get its `state`."""
 
@@ -116,7 +116,7 @@ class Accept(Request):
     proposal: Name
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Games(Request):
     """Your games, newest first."""
 
@@ -124,14 +124,14 @@ class Games(Request):
     after: Cursor | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Record(GameRequest):
     """A finished game's record from the archive (solution included)."""
 
     name = "record"
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Leaderboard(Request):
     """The ratings of a variant, best first."""
 
@@ -143,7 +143,7 @@ class Leaderboard(Request):
 # --- in game -----------------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class GameAction(GameRequest):
     """One of the game's actions (``numbridge.rules.actions``) on a game."""
 
@@ -156,7 +156,7 @@ class GameAction(GameRequest):
         return self.action.name
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Sync(GameRequest):
     """The events after `v` (or the whole view): how a client catches up."""
 
@@ -165,7 +165,7 @@ class Sync(GameRequest):
     v: Annotated[int, AtLeast(0)] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Candidates(GameRequest):
     """The empty cells where a digit may still go (where the room allows highlighting)."""
 
@@ -177,7 +177,7 @@ class Candidates(GameRequest):
 # --- after a game: rematch ------------------------------------------------------
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class OfferRematch(GameRequest):
     """Offer a rematch of a finished game (offering back accepts the opponent's offer)."""
 
@@ -186,7 +186,7 @@ class OfferRematch(GameRequest):
     once = True
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class AcceptRematch(GameRequest):
     """Accept the opponent's rematch offer: a new game, same room and options,
     colours swapped; both players get its `state`."""
@@ -196,7 +196,7 @@ class AcceptRematch(GameRequest):
     once = True
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class DeclineRematch(GameRequest):
     """Decline the opponent's rematch offer (the offerer is told)."""
 
@@ -210,7 +210,7 @@ class DeclineRematch(GameRequest):
 # not watch on the connection a retry comes from.
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Watch(GameRequest):
     """Watch a game in progress: a spectator `state` (no `you`, no `hand`), then the
     game's events on this connection, the hidden ones as `hidden`."""
@@ -220,7 +220,7 @@ class Watch(GameRequest):
     connection = True
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Unwatch(GameRequest):
     """Stop watching a game on this connection."""
 
@@ -229,7 +229,7 @@ class Unwatch(GameRequest):
     connection = True
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class Live(Request):
     """The games being played that may be watched: room by room in the lobby's order
     (or one `room`), newest first."""
@@ -239,7 +239,7 @@ class Live(Request):
     after: Cursor | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Kind:
     """How one ``action`` is read: the request it becomes, and for a game action
     the rules' class that holds its fields."""

@@ -18,11 +18,12 @@ import dataclasses
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, Union
 
+from numbridge.values import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Text:
     """A string of ``min`` to ``max`` characters."""
 
@@ -30,14 +31,14 @@ class Text:
     max: int
 
 
-@dataclass(frozen=True)
+@frozen
 class AtLeast:
     """An integer no smaller than ``n``."""
 
     n: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Doc:
     """What the field means, for the protocol's schema."""
 
@@ -51,7 +52,7 @@ class ShapeError(ValueError):
 Check = Callable[[object], object]
 
 
-@dataclass(frozen=True)
+@frozen
 class Field:
     name: str
     check: Check

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from numbridge.rules.geometry import SIZES, InvalidLayout, Layout
+from numbridge.values import frozen
 
 # Clue counts a size allows at all: 17 is the proven minimum of a classic 9x9
 # sudoku and 8 that of a 6x6 one; below those the dealer refuses at once.
@@ -27,7 +26,7 @@ class InvalidBoard(ValueError):
     """Text that is not a board: wrong length, a character that is not a digit or empty..."""
 
 
-@dataclass(frozen=True)
+@frozen
 class DealtBoard:
     """A dealt board: ``blocks``, ``givens`` and ``solution`` are N*N characters in
     index order ``r*N + c``; ``givens`` has a digit or ``.`` per cell."""

@@ -2,7 +2,7 @@
 
 No I/O, no clock, no global randomness: callers pass ``now_ms`` and a
 ``random.Random`` (production: ``secrets.SystemRandom()``). Imports only the
-standard library.
+standard library (and ``numbridge.values``, itself standard library only).
 
 Entry points: :func:`new_game`, :func:`apply`, :func:`advance`, :func:`legal`,
 :func:`next_deadline`, :func:`candidates`, :func:`player_view`,

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
+
+from numbridge.values import frozen
 
 from .errors import IllegalAction, MalformedAction
 from .geometry import index_of, on_board
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from .seats import Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """Place a tile of your hand on an empty cell: the right digit makes the cell
     yours, a wrong one is a public mistake."""
@@ -33,7 +34,7 @@ class Place:
     digit: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Take:
     """Take a clue cell for the room's price in tiles (free with an empty hand)."""
 
@@ -43,70 +44,70 @@ class Take:
                                  "omitted with an empty hand"] = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Exchange:
     """Put your whole hand into the bag and draw a new one (your move)."""
 
     name: ClassVar[str] = "exchange"
 
 
-@dataclass(frozen=True)
+@frozen
 class Swap:
     """Pie rule: as red, on your first move, take over blue's first cell."""
 
     name: ClassVar[str] = "swap"
 
 
-@dataclass(frozen=True)
+@frozen
 class Resign:
     """Give up the game: the opponent wins."""
 
     name: ClassVar[str] = "resign"
 
 
-@dataclass(frozen=True)
+@frozen
 class OfferDraw:
     """Offer a draw (offering back accepts the opponent's offer)."""
 
     name: ClassVar[str] = "offer_draw"
 
 
-@dataclass(frozen=True)
+@frozen
 class AcceptDraw:
     """Accept the opponent's draw offer: the game ends drawn."""
 
     name: ClassVar[str] = "accept_draw"
 
 
-@dataclass(frozen=True)
+@frozen
 class DeclineDraw:
     """Decline the opponent's draw offer (the offerer is told)."""
 
     name: ClassVar[str] = "decline_draw"
 
 
-@dataclass(frozen=True)
+@frozen
 class OfferAdjourn:
     """Offer to adjourn: the clocks stop once the opponent accepts."""
 
     name: ClassVar[str] = "offer_adjourn"
 
 
-@dataclass(frozen=True)
+@frozen
 class AcceptAdjourn:
     """Accept the opponent's adjournment offer: the clocks stop."""
 
     name: ClassVar[str] = "accept_adjourn"
 
 
-@dataclass(frozen=True)
+@frozen
 class Resume:
     """Ask to resume an adjourned game; play goes on when both have asked."""
 
     name: ClassVar[str] = "resume"
 
 
-@dataclass(frozen=True)
+@frozen
 class Abort:
     """End a game before each player has made a first move: no winner, unrated."""
 

@@ -9,10 +9,10 @@ game clock first (or at the same instant) is a loss on time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from numbridge.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Deadline:
     at_ms: int
     on_time: bool  # True: it is the game clock running out (a loss), not the move limit

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from numbridge.values import frozen
 
 from .seats import Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class SeatCounts:
     """A count for each seat."""
 
@@ -20,7 +21,7 @@ class SeatCounts:
         return cls(blue=count("blue"), red=count("red"))
 
 
-@dataclass(frozen=True)
+@frozen
 class SeatClocks:
     """Each seat's remaining game time in ms (null: no game clock)."""
 
@@ -32,7 +33,7 @@ class SeatClocks:
         return cls(blue=clock("blue"), red=clock("red"))
 
 
-@dataclass(frozen=True)
+@frozen
 class BlockCounts:
     """Domains: how many blocks each seat holds, and how many nobody does yet."""
 

@@ -19,8 +19,10 @@ one ``timeouts`` (see :mod:`.catchup`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, ClassVar
+
+from numbridge.values import frozen
 
 from .counts import BlockCounts, SeatClocks, SeatCounts
 from .seats import Seat
@@ -36,7 +38,7 @@ class EventBody:
     kind: ClassVar[str]
 
 
-@dataclass(frozen=True)
+@frozen
 class Placed(EventBody):
     """A correct placement: the cell is now the seat's."""
 
@@ -46,7 +48,7 @@ class Placed(EventBody):
     digit: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Mistake(EventBody):
     """A wrong digit, public (RULES.md §5): the cell stays empty, the tile went back to the bag."""
 
@@ -56,7 +58,7 @@ class Mistake(EventBody):
     digit: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Taken(EventBody):
     """A clue taken: the cell is now the seat's."""
 
@@ -67,7 +69,7 @@ class Taken(EventBody):
     """tiles (0, 1 or 2) that went to the bag; which ones is not public"""
 
 
-@dataclass(frozen=True)
+@frozen
 class Exchanged(EventBody):
     """The seat's hand went into the bag and a new hand was drawn."""
 
@@ -77,7 +79,7 @@ class Exchanged(EventBody):
     """the tiles that went into the bag"""
 
 
-@dataclass(frozen=True)
+@frozen
 class Swapped(EventBody):
     """Pie rule: red took over blue's first cell."""
 
@@ -86,7 +88,7 @@ class Swapped(EventBody):
     cell: tuple[int, int]
 
 
-@dataclass(frozen=True)
+@frozen
 class Timeout(EventBody):
     """The move limit passed: the move (Domains: the rest of the pair) is lost, the hand refills."""
 
@@ -94,7 +96,7 @@ class Timeout(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class Passed(EventBody):
     """Automatic pass: empty hand, empty bag, no free clue (Domains: the rest of the pair)."""
 
@@ -102,7 +104,7 @@ class Passed(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class Timeouts(EventBody):
     """A long catch-up folded: moves lost to the clock beyond those sent one by one."""
 
@@ -115,7 +117,7 @@ class Timeouts(EventBody):
     """automatic passes folded in among those moves; ``hand`` and the closing ``turn`` follow"""
 
 
-@dataclass(frozen=True)
+@frozen
 class Hand(EventBody):
     """The receiver's own tiles, after every change (only ever sent to that seat)."""
 
@@ -123,7 +125,7 @@ class Hand(EventBody):
     hand: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Turn(EventBody):
     """The public summary closing every turn and a resume."""
 
@@ -149,7 +151,7 @@ class Turn(EventBody):
     """Bridge/Blitz: the player to move may swap now (pie rule)"""
 
 
-@dataclass(frozen=True)
+@frozen
 class DrawOffered(EventBody):
     """The seat offers a draw."""
 
@@ -157,7 +159,7 @@ class DrawOffered(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class DrawDeclined(EventBody):
     """The seat declined the opponent's draw offer."""
 
@@ -165,7 +167,7 @@ class DrawDeclined(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class DrawLapsed(EventBody):
     """The seat's draw offer lapsed: its receiver made a move."""
 
@@ -173,7 +175,7 @@ class DrawLapsed(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class AdjournOffered(EventBody):
     """The seat offers to adjourn."""
 
@@ -181,7 +183,7 @@ class AdjournOffered(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class AdjournLapsed(EventBody):
     """The seat's adjournment offer lapsed: its receiver made a move."""
 
@@ -189,7 +191,7 @@ class AdjournLapsed(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class Adjourned(EventBody):
     """The game is adjourned: the seat accepted (or, with ``auto``, lost the fourth turn)."""
 
@@ -202,7 +204,7 @@ class Adjourned(EventBody):
     lost to the clock); it resumes like any adjourned game"""
 
 
-@dataclass(frozen=True)
+@frozen
 class ResumeRequested(EventBody):
     """The seat asks to resume the adjourned game."""
 
@@ -210,7 +212,7 @@ class ResumeRequested(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class Resumed(EventBody):
     """The second request: play goes on (a ``turn`` follows)."""
 
@@ -218,7 +220,7 @@ class Resumed(EventBody):
     seat: Seat
 
 
-@dataclass(frozen=True)
+@frozen
 class Finished(EventBody):
     """The game is over."""
 
@@ -233,7 +235,7 @@ KINDS: tuple[type[EventBody], ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Event:
     """One event at version ``v``, for every viewer (``to=None``) or for one seat only."""
 
@@ -246,7 +248,7 @@ class Event:
         return self.body.kind
 
 
-@dataclass(frozen=True)
+@frozen
 class Transition:
     """The new state and the events that led to it (in order)."""
 

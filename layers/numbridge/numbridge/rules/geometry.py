@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache, lru_cache
+
+from numbridge.values import frozen
 
 SIZES = (6, 9)
 
@@ -75,7 +76,7 @@ def regular_block_id(r: int, c: int, size: int) -> int:
     return (r // rows) * (size // cols) + c // cols
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """Which block each cell belongs to; ``blocks[i]`` is the block id of cell i."""
 

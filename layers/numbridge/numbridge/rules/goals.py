@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 
 from numbridge.rules.seats import NOBODY
+from numbridge.values import frozen
 
 from .counts import BlockCounts
 from .geometry import Layout, cell_of, column_cells, neighbours, row_cells
@@ -58,7 +58,7 @@ def connection(owners: Sequence[str], size: int, seat: Seat) -> list[int] | None
     return None
 
 
-@dataclass(frozen=True)
+@frozen
 class BlockTable:
     """Domains: the owner of each block (seat or None) and the counts."""
 
@@ -110,7 +110,7 @@ def block_table(owners: Sequence[str], layout: Layout) -> BlockTable:
     return BlockTable(tuple(table), blue, red, len(table) - blue - red)
 
 
-@dataclass(frozen=True)
+@frozen
 class GoalReached:
     """Who reached the goal and how: the chain (Bridge/Blitz) or the blocks (Domains)."""
 

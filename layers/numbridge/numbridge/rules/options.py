@@ -7,11 +7,11 @@ Both are frozen values with ``to_dict``/``from_dict``; invalid values raise
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from numbridge.rules.seats import EMPTY
+from numbridge.values import frozen
 
 from .geometry import Layout, parse_layout, validate_layout
 from .seats import BlockKind, Variant, is_block_kind, is_variant
@@ -23,7 +23,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@dataclass(frozen=True)
+@frozen
 class GameOptions:
     """The settings of one game (RULES.md §8, §11). ``game_ms=None``: no game clock."""
 
@@ -118,7 +118,7 @@ def check_board(layout: Layout, givens: str, solution: str) -> None:
             raise ValueError("the solution breaks the sudoku rule")
 
 
-@dataclass(frozen=True)
+@frozen
 class Board:
     """A dealt board: the block layout, the givens (digit or '.') and the full solution."""
 

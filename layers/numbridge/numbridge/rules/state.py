@@ -11,8 +11,9 @@ remaining game time as of the start of the current move (None: no game clock).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal, TypeGuard
+
+from numbridge.values import frozen
 
 from .counts import BlockCounts
 from .options import Board, GameOptions
@@ -46,7 +47,7 @@ def _cell_or_none(value: Any) -> tuple[int, int] | None:
     return None if value is None else _cell(value)
 
 
-@dataclass(frozen=True)
+@frozen
 class Side:
     """One player's private and public data."""
 
@@ -76,7 +77,7 @@ class Side:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class RecordEntry:
     """One line of the game record: a turn, or a club action (resign, draw, adjourn...)."""
 
@@ -122,7 +123,7 @@ class RecordEntry:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class LastMistake:
     """The most recent mistake, public (RULES.md §5: shown briefly to both players)."""
 
@@ -146,7 +147,7 @@ class LastMistake:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class Result:
     """How a game ended. ``winner`` None only for a draw by agreement or an abort."""
 
@@ -182,7 +183,7 @@ class Result:
         )
 
 
-@dataclass(frozen=True)
+@frozen
 class GameState:
     """Everything about one game. Frozen: the engine returns new states, never mutates."""
 

@@ -10,14 +10,15 @@ fields left at their default absent). Beyond docs/contract.md's VIEW:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from numbridge.values import frozen
 
 from .counts import BlockCounts
 from .seats import BlockKind, Seat, Status, Variant
 from .state import LastMistake, Result
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class PlayerInfo:
     """One player's public side."""
 
@@ -30,7 +31,7 @@ class PlayerInfo:
     """whether the player has a connection open (the service's knowledge, added by it)"""
 
 
-@dataclass(frozen=True)
+@frozen
 class Players:
     """Both players' public sides."""
 
@@ -42,7 +43,7 @@ class Players:
         return cls(blue=info("blue"), red=info("red"))
 
 
-@dataclass(frozen=True)
+@frozen
 class Offers:
     """Pending offers."""
 
@@ -55,7 +56,7 @@ class Offers:
     added by it)"""
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class ViewOptions:
     """The game's options, as its players see them."""
 
@@ -68,7 +69,7 @@ class ViewOptions:
     rated: bool
 
 
-@dataclass(frozen=True, kw_only=True)
+@frozen(kw_only=True)
 class View:
     """What one player (or a spectator, without ``you`` and ``hand``) may know."""
 

@@ -7,8 +7,9 @@ other player's hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from numbridge.values import frozen
 
 from . import clocks
 from .counts import BlockCounts, SeatClocks, SeatCounts
@@ -47,7 +48,7 @@ def swap_cell(state: GameState) -> tuple[int, int] | None:
     return pie_cell(state.variant, state.status, state.to_move, state.turns_played, state.record)
 
 
-@dataclass(frozen=True)
+@frozen
 class _VariantFields:
     """What a view and a ``turn`` have only in some variants (None: not in this one)."""
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 
+# What these use cases call, loaded with them (at a function's init, not by its
+# first request: ``numbridge.rules`` loads its modules on first use).
+import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.club.proposals import seat_players
 from numbridge.names import bot_player

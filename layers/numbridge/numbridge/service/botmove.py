@@ -14,6 +14,10 @@ import json
 import random
 from typing import Any, cast
 
+# What these use cases call, loaded with them (at a function's init, not by its
+# first request: ``numbridge.rules`` loads its modules on first use).
+import numbridge.rules.state
+import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.bot import Knowledge, Level, decide, observe_all
 from numbridge.names import bot_level

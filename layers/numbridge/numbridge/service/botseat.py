@@ -11,6 +11,9 @@ before the move limit, so a bot seat does not lose its move to a failure.
 
 from __future__ import annotations
 
+# What these use cases call, loaded with them (at a function's init, not by its
+# first request: ``numbridge.rules`` loads its modules on first use).
+import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.names import bot_level
 from numbridge.rules.seats import SEATS

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from numbridge.protocol import ProtocolError, error_frame
 from numbridge.protocol.requests import Request, as_frame
@@ -23,6 +22,7 @@ from numbridge.service.outcome import Outcome
 from numbridge.service.wire_errors import wire_error
 from numbridge.store.port import ConflictError, Write
 from numbridge.store.receipts import Receipt, Receipts
+from numbridge.values import frozen
 
 MAX_ATTEMPTS = 5
 # Answers that are not remembered: the same id may try again.
@@ -40,7 +40,7 @@ def digest(request: Request) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-@dataclass(frozen=True)
+@frozen
 class Once:
     """A request applied at most once per (player, id)."""
 

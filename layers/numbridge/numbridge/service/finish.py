@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# What these use cases call, loaded with them (at a function's init, not by its
+# first request: ``numbridge.rules`` loads its modules on first use).
+import numbridge.rules.record
+import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.club.ratings import Rating, is_provisional, rate_game
 from numbridge.rules.seats import SEATS

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
 
+import numbridge.rules.options
+import numbridge.rules.setup
+import numbridge.rules.state
+import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.club.proposals import ProposalChoices, seat_players
 from numbridge.club.ratings import Rating, is_provisional
@@ -28,6 +31,10 @@ from numbridge.store.club import (
     lapsed,
 )
 from numbridge.store.port import Write
+
+# What these use cases call, loaded with them (at a function's init, not by its
+# first request: ``numbridge.rules`` loads its modules on first use).
+from numbridge.values import frozen
 
 
 def rooms(svc: Services, player: str, request: req.Rooms) -> Outcome:
@@ -108,7 +115,7 @@ def accept(svc: Services, player: str, request: req.Accept) -> Outcome:
                    [*svc.proposals.remove_writes(stored), *dealt.writes], dealt.timers)
 
 
-@dataclass(frozen=True)
+@frozen
 class Dealt:
     """A new game, and the writes and timer that start it."""
 

@@ -6,11 +6,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from numbridge.store.port import Write
+from numbridge.values import frozen
 
 Frame = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@frozen
 class Timer:
     """A deadline to be woken for once the change is committed."""
 
@@ -19,7 +20,7 @@ class Timer:
     deadline_ms: int
 
 
-@dataclass(frozen=True)
+@frozen
 class BotTurn:
     """A bot seat that must act at version ``v`` (move, answer an offer, resume)."""
 

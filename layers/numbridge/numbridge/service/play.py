@@ -11,6 +11,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+# What these use cases call, loaded with them (at a function's init, not by its
+# first request: ``numbridge.rules`` loads its modules on first use).
+import numbridge.rules.engine
+import numbridge.rules.events
+import numbridge.rules.highlight
+import numbridge.rules.state
+import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame, error_frame
 from numbridge.protocol.requests import Candidates, GameAction, Sync
@@ -21,6 +28,7 @@ from numbridge.service.finish import status_writes
 from numbridge.service.observability import count
 from numbridge.service.outcome import Outcome, Timer
 from numbridge.service.presence import online
+from numbridge.service.seating import game_row, load, seat_of
 from numbridge.service.views import event_frame, for_viewer, state_frame
 from numbridge.service.watching import spectators_allowed
 from numbridge.service.wire_errors import wire_error
@@ -28,26 +36,6 @@ from numbridge.store.games import GameRow
 
 # Beyond this many missed events a client gets its whole view instead.
 MAX_SYNC_EVENTS = 500
-
-
-def load(svc: Services, game_id: str, player: str) -> tuple[GameRow, rules.Seat]:
-    """The game and the player's seat in it; ``not_found``/``unauthorized`` otherwise."""
-    row = _row(svc, game_id)
-    seat = _seat_of(row, player)
-    if seat is None:
-        raise ProtocolError("unauthorized", f"you have no seat in game {game_id!r}")
-    return row, seat
-
-
-def _row(svc: Services, game_id: str) -> GameRow:
-    row = svc.games.load(game_id)
-    if row is None:
-        raise ProtocolError("not_found", f"no game {game_id!r}")
-    return row
-
-
-def _seat_of(row: GameRow, player: str) -> rules.Seat | None:
-    return next((seat for seat in SEATS if row.players.get(seat) == player), None)
 
 
 def play(svc: Services, player: str, request: GameAction) -> Outcome:
@@ -128,8 +116,8 @@ def advance(svc: Services, game_id: str, timer_v: int | None = None) -> Outcome:
 
 def sync(svc: Services, player: str, request: Sync) -> Outcome:
     """A player's (or, where the room lets anyone watch, a spectator's) catch-up."""
-    row = _row(svc, request.game)
-    seat = _seat_of(row, player)
+    row = game_row(svc, request.game)
+    seat = seat_of(row, player)
     state = rules.GameState.from_dict(row.state)
     if seat is None and not spectators_allowed(svc, state.options.room):
         raise ProtocolError("unauthorized", f"you have no seat in game {request.game!r}")

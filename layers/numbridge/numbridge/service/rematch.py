@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
+# What these use cases call, loaded with them (at a function's init, not by its
+# first request: ``numbridge.rules`` loads its modules on first use).
+import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame
 from numbridge.protocol import requests as req
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
-from numbridge.service.lobby import deal_game  # the one path to python-sat
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
-from numbridge.service.play import load
 from numbridge.service.presence import online
+from numbridge.service.seating import load
 from numbridge.service.views import state_frame
 from numbridge.store.rematches import Rematch, Rematches
 
@@ -88,6 +90,10 @@ def _accept(svc: Services, old: rules.GameState, seat: rules.Seat, offer: Rematc
     options = old.options
     players: dict[rules.Seat, str] = {s: old.players[rules.other(s)] for s in SEATS}  # swapped
     now = svc.clock()
+    # Imported here: the move function serves decline_rematch only and never deals (the
+    # deal function has the lobby at init, for accept).
+    from numbridge.service.lobby import deal_game  # the one path to python-sat
+
     dealt = deal_game(svc, options, players, now)
     state, game_id = dealt.state, dealt.state.game_id
     writes = [Rematches.accept_write(old.game_id, offer, game_id), *dealt.writes]

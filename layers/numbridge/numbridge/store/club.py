@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from numbridge.store import keys
 from numbridge.store.port import Absent, Delete, Equals, KeyRange, Present, Put, Store, Write
+from numbridge.values import frozen
 
 if TYPE_CHECKING:
     from numbridge.rules.seats import BlockKind, Variant
@@ -19,7 +19,7 @@ PROPOSALS_PER_PLAYER = 5
 PROPOSAL_TTL_MS = 3600 * 1000
 
 
-@dataclass(frozen=True)
+@frozen
 class Slot:
     """One of a player's open-proposal slots: which proposal holds it, until when."""
 
@@ -43,13 +43,13 @@ class ProposalDoc(TypedDict):
     created_ms: int
 
 
-@dataclass(frozen=True)
+@frozen
 class StoredProposal:
     proposal: ProposalDoc
     slot: int | None  # None: made before proposals held slots
 
 
-@dataclass(frozen=True)
+@frozen
 class StoredRating:
     """A player's Glicko-2 rating in one variant; ``rv`` versions the item."""
 

@@ -12,11 +12,11 @@ import base64
 import json
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from numbridge.store import keys
 from numbridge.store.port import Absent, Equals, KeyRange, Put, Store, Value, Write
+from numbridge.values import frozen
 
 NO_TURN = "-"
 # The state item is rewritten by every move and DynamoDB bills writes per KB:
@@ -24,7 +24,7 @@ NO_TURN = "-"
 COMPRESS_STATE = True
 
 
-@dataclass(frozen=True)
+@frozen
 class GameRow:
     """The stored head of a game: its state and the attributes writes are conditioned on."""
 
@@ -37,7 +37,7 @@ class GameRow:
     players: dict[str, str]
 
 
-@dataclass(frozen=True)
+@frozen
 class StoredEvent:
     v: int
     to: str | None  # None: every viewer; else the one seat that may see it

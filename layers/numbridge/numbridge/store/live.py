@@ -12,14 +12,14 @@ the same transaction (``service.finish``):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from numbridge.store import keys
 from numbridge.store.port import Delete, KeyRange, Put, Store, Write
+from numbridge.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class LiveGame:
     game: str
     seat: str  # the player's seat

@@ -16,8 +16,10 @@ AWS: at most :data:`MAX_TRANSACTION_ITEMS` writes in a transaction, at most
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol, TypeAlias
+
+from numbridge.values import frozen
 
 Value: TypeAlias = str | int | bool
 Item: TypeAlias = dict[str, Value]
@@ -47,17 +49,17 @@ class BadCursor(StoreError):
 # ---------------------------------------------------------------- conditions
 
 
-@dataclass(frozen=True)
+@frozen
 class Absent:
     """The item does not exist."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Present:
     """The item exists."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Equals:
     """The item exists and each named attribute has the given value."""
 
@@ -84,7 +86,7 @@ def holds(condition: Condition | None, item: Mapping[str, Value] | None) -> bool
 # ---------------------------------------------------------------- writes
 
 
-@dataclass(frozen=True)
+@frozen
 class Put:
     item: Mapping[str, Value | None]
     condition: Condition | None = None
@@ -94,7 +96,7 @@ class Put:
         return str(self.item["pk"]), str(self.item["sk"])
 
 
-@dataclass(frozen=True)
+@frozen
 class Delete:
     pk: str
     sk: str
@@ -136,7 +138,7 @@ def check_limits(writes: Sequence[Write], item_bytes: Mapping[int, int]) -> None
 # ---------------------------------------------------------------- queries
 
 
-@dataclass(frozen=True)
+@frozen
 class Page:
     """Items in sort-key order, and where the next page starts (``None``: no more)."""
 
@@ -144,7 +146,7 @@ class Page:
     next: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class KeyRange:
     """Which sort keys of a partition a query takes: a prefix, or ``low..high`` (both
     included); either end may be open."""

@@ -9,16 +9,16 @@ from it instead of being applied again.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from numbridge.store import keys
 from numbridge.store.port import Absent, Put, Store
+from numbridge.values import frozen
 
 RECEIPT_TTL_S = 3600
 
 
-@dataclass(frozen=True)
+@frozen
 class Receipt:
     digest: str  # of the request as parsed: the same id with another body is not a repeat
     replies: list[dict[str, Any]]

@@ -8,13 +8,12 @@ cross, one commit wins and exactly one new game is dealt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from numbridge.store import keys
 from numbridge.store.port import Absent, Delete, Equals, Put, Store, Write
+from numbridge.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Rematch:
     by: str  # the player who offered
     status: str  # "offered" or "accepted"

@@ -10,16 +10,15 @@ reads skip an expired watch before the TTL gets to it (DynamoDB's deletes late).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from numbridge.store import keys
 from numbridge.store.port import MAX_TRANSACTION_ITEMS, Delete, Item, KeyRange, Put, Store
+from numbridge.values import frozen
 
 # As long as a connection's own item: API Gateway closes every connection after 2 h.
 WATCH_TTL_S = 3 * 3600
 
 
-@dataclass(frozen=True)
+@frozen
 class Audience:
     """A game's version and how many connections watch it, read together."""
 

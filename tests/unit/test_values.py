@@ -1,0 +1,65 @@
+"""``@frozen`` behaves as ``@dataclass(frozen=True)``: equality, hashing, repr, immutability."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from numbridge.values import frozen
+
+
+@frozen
+class Cell:
+    row: int
+    col: int
+    note: str = dataclasses.field(default="", compare=False, repr=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class StdCell:
+    row: int
+    col: int
+    note: str = dataclasses.field(default="", compare=False, repr=False)
+
+
+@frozen(kw_only=True)
+class Named:
+    name: str
+    cells: tuple[Cell, ...] = ()
+
+
+@frozen
+class Other:
+    row: int
+    col: int
+
+
+@given(st.integers(), st.integers(), st.integers(), st.integers(), st.text(), st.text())
+def test_equality_and_hashing_are_the_dataclasses(a: int, b: int, c: int, d: int,
+                                                   n1: str, n2: str) -> None:
+    ours, std = (Cell(a, b, n1), Cell(c, d, n2)), (StdCell(a, b, n1), StdCell(c, d, n2))
+    assert (ours[0] == ours[1]) == (std[0] == std[1])
+    assert (hash(ours[0]) == hash(Cell(a, b))) and hash(std[0]) == hash(StdCell(a, b))
+    assert repr(ours[0]).removeprefix("Cell") == repr(std[0]).removeprefix("StdCell")
+
+
+def test_another_class_with_the_same_fields_is_not_equal() -> None:
+    assert Cell(1, 2) != Other(1, 2) and Cell(1, 2) != (1, 2)
+    assert len({Cell(1, 2), Cell(1, 2, "note"), Cell(2, 1)}) == 2
+
+
+def test_it_is_frozen_and_a_dataclass() -> None:
+    cell = Cell(1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cell.row = 3  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del cell.col  # type: ignore[misc]
+    assert (cell.row, cell.col) == (1, 2)
+    assert [f.name for f in dataclasses.fields(cell)] == ["row", "col", "note"]
+    assert dataclasses.replace(cell, col=5) == Cell(1, 5)
+    named = Named(name="a", cells=(cell,))
+    assert repr(named) == "Named(name='a', cells=(Cell(row=1, col=2),))"
+    with pytest.raises(TypeError):
+        Named("a")  # type: ignore[misc]  # keyword only
