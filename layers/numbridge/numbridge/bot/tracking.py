@@ -36,8 +36,11 @@ from numbridge.rules.seats import EMPTY, MARK, NOBODY, SEATS, is_seat
 View = dict[str, Any]
 Frame = Mapping[str, Any]
 
-NOT_KEPT = ("abortable",)
+# What no game event says: the service's knowledge (presence, rematches: frames without
+# a `v`) and what a turn's count cannot tell (whether both players have moved).
+NOT_KEPT = ("abortable", "rematch")
 NOT_KEPT_PER_PLAYER = ("online",)
+NOT_KEPT_OFFERS = ("rematch",)
 TURN_SUMMARY = ("turn", "deadline_ms", "now_ms", "bag")
 TURN_SUMMARY_PER_PLAYER = ("hand_size", "mistakes", "clock_ms")
 # Each variant's own fields of the summary: the pair's step, or the pie rule (whether
@@ -52,6 +55,7 @@ class NeedsSync(ValueError):
 def tracked_view(state: Frame) -> View:
     """The view of a ``state`` frame, less the fields events cannot keep."""
     view = {key: value for key, value in state["view"].items() if key not in NOT_KEPT}
+    view["offers"] = {k: v for k, v in view["offers"].items() if k not in NOT_KEPT_OFFERS}
     view["players"] = {
         seat: {k: v for k, v in player.items() if k not in NOT_KEPT_PER_PLAYER}
         for seat, player in view["players"].items()
@@ -231,7 +235,7 @@ def _resumed(view: View, frame: Frame) -> None:
 def _finished(view: View, frame: Frame) -> None:
     view["status"] = "finished"
     view["result"] = dict(frame["result"])
-    view["offers"] = {"draw": None, "adjourn": None}
+    view["offers"] = {**view["offers"], "draw": None, "adjourn": None}
     _stop_play(view)
     view.pop("now_ms", None)
     for player in view["players"].values():
