@@ -210,7 +210,10 @@ def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
         config=Config(signature_version=UNSIGNED, parameter_validation=False,
                       max_pool_connections=64, retries={"max_attempts": 1}),
         **DUMMY_CREDENTIALS)
+    # Its @connections is in this process: posting from threads would only contend for
+    # the interpreter with the server that answers them, so posts go one at a time.
     svc = context.Services(store=opened.store, management=management, timers=timers,
-                           token_secret=lambda: secret, rooms=load_rooms(), bots=bots)
+                           token_secret=lambda: secret, rooms=load_rooms(), bots=bots,
+                           concurrent_posts=1)
     context.install(svc)
     return svc

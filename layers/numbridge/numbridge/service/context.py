@@ -56,6 +56,8 @@ class Services:
     limiter: RateLimiter = field(default_factory=RateLimiter)
     # Where a bot seat's turns go (the bot queue); without one a bot waits for its timer.
     bots: BotTurns = field(default_factory=NoBotTurns)
+    # Posts to connections at once (a game's watchers may be many).
+    concurrent_posts: int = CONCURRENT_POSTS
 
     @cached_property
     def games(self) -> Games:
@@ -99,7 +101,7 @@ class Services:
 
     @cached_property
     def notifier(self) -> Notifier:
-        return Notifier(self.management, self.connections)
+        return Notifier(self.management, self.connections, self.concurrent_posts)
 
 
 def from_environment() -> Services:
