@@ -214,6 +214,6 @@ def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
     # the interpreter with the server that answers them, so posts go one at a time.
     svc = context.Services(store=opened.store, management=management, timers=timers,
                            token_secret=lambda: secret, rooms=load_rooms(), bots=bots,
-                           concurrent_posts=1)
+                           posts_at_once=False)
     context.install(svc)
     return svc

@@ -20,12 +20,6 @@ from numbridge.protocol.shapes import object_schema, summary
 REF = "#/components/schemas/{model}"
 
 
-def _summary(model: type[BaseModel]) -> str | None:
-    """The first paragraph of a model's own docstring (an event's is its definition's)."""
-    doc = model.__doc__
-    return " ".join(doc.strip().split("\n\n")[0].split()) if doc else None
-
-
 def document() -> dict[str, Any]:
     server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, *frames.PUSHED,
                                      *event_frames.EVENTS]
@@ -48,8 +42,8 @@ def document() -> dict[str, Any]:
             "name": model.__name__, "title": f"{model.__name__} (server → client)",
             "payload": {"$ref": REF.format(model=model.__name__)},
         }
-        if _summary(model):
-            messages[name]["summary"] = _summary(model)
+        if (told := summary(model)) is not None:
+            messages[name]["summary"] = told
     channel_messages = {k: {"$ref": f"#/components/messages/{k}"} for k in messages}
     return {
         "asyncapi": "3.0.0",

@@ -9,9 +9,9 @@ dataclass (:mod:`numbridge.rules.view_types`), events are :mod:`.event_frames`.
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_type_hints
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter, create_model
 
 from numbridge.protocol.errors import ErrorCode
 from numbridge.protocol.event_frames import EVENT_TYPES
@@ -19,6 +19,7 @@ from numbridge.protocol.schemas import Strict
 from numbridge.rules.seats import BlockKind, Seat, Status, Variant
 from numbridge.rules.state import Result
 from numbridge.rules.view_types import View
+from numbridge.store.club import ProposalDoc
 
 CellOut = tuple[int, int]
 
@@ -88,29 +89,23 @@ class RoomsAnswer(Strict):
     rooms: list[RoomOut]
 
 
-class ProposalOut(Strict):
-    id: str
-    room: str
-    by: str
-    variant: Variant
-    blocks: BlockKind
-    clues: int
-    highlighting: bool
-    rated: bool
-    colour: Literal["blue", "red", "random"]
-    created_ms: int
+# The proposal as the store keeps it is what the clients see: its model follows from it.
+ProposalOut = create_model(
+    "ProposalOut", __base__=Strict,
+    **{name: (hint, ...) for name, hint in get_type_hints(ProposalDoc).items()},
+)  # type: ignore[call-overload]
 
 
 class ProposalAnswer(Strict):
     type: Literal["proposal"] = "proposal"
     id: str
-    proposal: ProposalOut
+    proposal: ProposalOut  # type: ignore[valid-type]
 
 
 class ProposalsAnswer(Strict):
     type: Literal["proposals"] = "proposals"
     id: str
-    proposals: list[ProposalOut]
+    proposals: list[ProposalOut]  # type: ignore[valid-type]
     next: str | None = Field(description="cursor of the next page (`after`); null on the last")
 
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from numbridge.club.proposals import ProposalChoices
-from numbridge.protocol.shapes import AtLeast, Doc, ShapeError, Text, fields_of, read_fields
+from numbridge.protocol.shapes import AtLeast, Doc, ShapeError, Text, field_names, read_fields
 from numbridge.protocol.wire import FrameRefused, load_object
 from numbridge.rules import actions as game
 from numbridge.rules.seats import Variant
@@ -291,7 +291,7 @@ def _build(kind: Kind, frame: Mapping[str, object]) -> Request:
     if kind.game_action is None:
         fields = read_fields(kind.request, frame, frozenset({"action"}))
         return kind.request(**fields, sent=sent)  # type: ignore[arg-type]
-    envelope, body = (frozenset(f.name for f in fields_of(c)) for c in kind.shapes)
+    envelope, body = (field_names(c) for c in kind.shapes)
     problems = [f"unknown field {k[:64]!r}" for k in frame
                 if k not in envelope and k not in body and k != "action"]
     parts: list[dict[str, object]] = []

@@ -195,13 +195,24 @@ def fields_of(cls: type) -> tuple[Field, ...]:
     return result
 
 
+_NAMES: dict[type, frozenset[str]] = {}
+
+
+def field_names(cls: type) -> frozenset[str]:
+    """The names of :func:`fields_of`, kept with them."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = frozenset(f.name for f in fields_of(cls))
+    return names
+
+
 def read_fields(cls: type, values: Mapping[str, object],
                 ignore: frozenset[str] = frozenset()) -> dict[str, object]:
     """The keyword arguments for ``cls`` from a JSON object: every field checked, the
     missing ones defaulted, an unknown one refused (a misspelt optional field must
     not pass unseen). Raises :class:`ShapeError` naming up to five problems."""
     known = fields_of(cls)
-    names = {f.name for f in known}
+    names = field_names(cls)
     problems = [f"unknown field {k[:64]!r}" for k in values
                 if k not in names and k not in ignore]
     kwargs: dict[str, object] = {}
@@ -240,8 +251,9 @@ def object_schema(shapes: Sequence[type], head: Mapping[str, dict[str, Any]],
 
 
 def summary(cls: type) -> str | None:
-    """A class's own docstring as one line (not the signature dataclass makes up)."""
+    """The first paragraph of a class's own docstring, as one line (none for the
+    signature ``dataclass`` writes when there is no docstring)."""
     doc = cls.__dict__.get("__doc__") or ""
     if not doc or doc.startswith(cls.__name__ + "("):
         return None
-    return " ".join(doc.split())
+    return " ".join(doc.strip().split("\n\n")[0].split())

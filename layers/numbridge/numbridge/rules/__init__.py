@@ -55,7 +55,9 @@ if TYPE_CHECKING:
     from .views import next_deadline, player_view, spectator_view
 
 # Loaded on first use: a Lambda function that only reads the vocabulary (seats,
-# errors) or the actions' declarations should not pay for the whole engine.
+# errors) or the actions' declarations should not pay for the whole engine. A module
+# that calls into one of them imports it (``import numbridge.rules.engine``), so that it
+# loads with that module at a function's init rather than in its first request.
 _HOMES: dict[str, str] = {
     "Abort": "actions",
     "AcceptAdjourn": "actions",

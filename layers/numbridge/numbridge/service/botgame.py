@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-# What these use cases call, loaded with them (at a function's init, not by its
-# first request: ``numbridge.rules`` loads its modules on first use).
+# Loaded at init, not by the first request (see numbridge.rules).
 import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.club.proposals import seat_players

@@ -11,8 +11,7 @@ before the move limit, so a bot seat does not lose its move to a failure.
 
 from __future__ import annotations
 
-# What these use cases call, loaded with them (at a function's init, not by its
-# first request: ``numbridge.rules`` loads its modules on first use).
+# Loaded at init, not by the first request (see numbridge.rules).
 import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.names import bot_level

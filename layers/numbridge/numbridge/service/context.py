@@ -56,8 +56,8 @@ class Services:
     limiter: RateLimiter = field(default_factory=RateLimiter)
     # Where a bot seat's turns go (the bot queue); without one a bot waits for its timer.
     bots: BotTurns = field(default_factory=NoBotTurns)
-    # Posts to connections at once (a game's watchers may be many).
-    concurrent_posts: int = CONCURRENT_POSTS
+    # Post to many connections at once (a game's watchers may be many).
+    posts_at_once: bool = True
 
     @cached_property
     def games(self) -> Games:
@@ -101,7 +101,7 @@ class Services:
 
     @cached_property
     def notifier(self) -> Notifier:
-        return Notifier(self.management, self.connections, self.concurrent_posts)
+        return Notifier(self.management, self.connections, self.posts_at_once)
 
 
 def from_environment() -> Services:

@@ -32,8 +32,7 @@ from numbridge.store.club import (
 )
 from numbridge.store.port import Write
 
-# What these use cases call, loaded with them (at a function's init, not by its
-# first request: ``numbridge.rules`` loads its modules on first use).
+# Loaded at init, not by the first request (see numbridge.rules).
 from numbridge.values import frozen
 
 

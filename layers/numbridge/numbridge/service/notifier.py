@@ -36,11 +36,10 @@ def _shared_pool() -> ThreadPoolExecutor:
 
 
 class Notifier:
-    def __init__(self, client: Any, connections: Connections,
-                 concurrent_posts: int = CONCURRENT_POSTS) -> None:
+    def __init__(self, client: Any, connections: Connections, at_once: bool = True) -> None:
         self.client = client
         self.connections = connections
-        self.concurrent_posts = concurrent_posts
+        self.at_once = at_once
 
     def post(self, connection_id: str, frames: Iterable[dict[str, Any]]) -> bool:
         """Send frames in order to one connection; False if it is gone (and forgotten)."""
@@ -63,7 +62,7 @@ class Notifier:
     def post_all(self, deliveries: Mapping[str, Sequence[dict[str, Any]]]) -> None:
         """Send each connection its frames, all connections at once. A post that fails is
         logged and skipped: the change stands, and clients catch up by ``v``."""
-        if len(deliveries) <= 1 or self.concurrent_posts <= 1:
+        if len(deliveries) <= 1 or not self.at_once:
             for connection_id, frames in deliveries.items():
                 self._post_or_log(connection_id, frames)
             return

@@ -11,8 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-# What these use cases call, loaded with them (at a function's init, not by its
-# first request: ``numbridge.rules`` loads its modules on first use).
+# Loaded at init, not by the first request (see numbridge.rules).
 import numbridge.rules.engine
 import numbridge.rules.events
 import numbridge.rules.highlight

@@ -10,8 +10,7 @@ time, each with its version and how many watch it.
 
 from __future__ import annotations
 
-# What these use cases call, loaded with them (at a function's init, not by its
-# first request: ``numbridge.rules`` loads its modules on first use).
+# Loaded at init, not by the first request (see numbridge.rules).
 import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame
