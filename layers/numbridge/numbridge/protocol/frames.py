@@ -92,7 +92,8 @@ class RoomsAnswer(Strict):
 # The proposal as the store keeps it is what the clients see: its model follows from it.
 ProposalOut = create_model(
     "ProposalOut", __base__=Strict,
-    **{name: (hint, ...) for name, hint in get_type_hints(ProposalDoc).items()},
+    **{name: (hint, ...) for name, hint in get_type_hints(
+        ProposalDoc, localns={"BlockKind": BlockKind, "Variant": Variant}).items()},
 )  # type: ignore[call-overload]
 
 

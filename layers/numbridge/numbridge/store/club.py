@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-# The game's vocabulary only (types), so the protocol's model of a proposal is this one.
-from numbridge.rules.seats import BlockKind, Variant
 from numbridge.store import keys
 from numbridge.store.port import Absent, Delete, Equals, KeyRange, Present, Put, Store, Write
 from numbridge.values import frozen
+
+if TYPE_CHECKING:  # types only: the store knows no rules
+    from numbridge.rules.seats import BlockKind, Variant
 
 RATING_FIELDS = ("rating", "rd", "volatility")
 
