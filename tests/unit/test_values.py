@@ -63,3 +63,29 @@ def test_it_is_frozen_and_a_dataclass() -> None:
     assert repr(named) == "Named(name='a', cells=(Cell(row=1, col=2),))"
     with pytest.raises(TypeError):
         Named("a")  # type: ignore[misc]  # keyword only
+
+
+def test_an_attribute_that_is_not_a_field_is_refused() -> None:
+    cell, std = Cell(1, 2), StdCell(1, 2)
+    for obj in (cell, std):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obj.extra = 5  # type: ignore[attr-defined]
+        assert not hasattr(obj, "extra")
+
+
+@frozen
+class Point:
+    x: float
+
+
+@dataclasses.dataclass(frozen=True)
+class StdPoint:
+    x: float
+
+
+@given(st.floats(allow_nan=True) | st.just(float("nan")))
+def test_a_nan_field_compares_as_the_dataclass_does(x: float) -> None:
+    ours, std = Point(x), StdPoint(x)
+    assert (ours == ours) == (std == std)
+    assert (ours == Point(x)) == (std == StdPoint(x))
+    assert (ours == Point(float("nan"))) == (std == StdPoint(float("nan")))

@@ -19,6 +19,7 @@ Standard library only: the pure rules use it too.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform, overload
 
@@ -26,13 +27,20 @@ T = TypeVar("T", bound=type)
 
 _COMPARED = "__value_compared__"
 _SHOWN = "__value_shown__"
+_FIELDS = "__value_fields__"
+# Python 3.13's dataclasses compare field by field (an instance is still equal to
+# itself); earlier ones compare tuples of the fields. Equality follows the running one.
+_FIELD_BY_FIELD = sys.version_info >= (3, 13)
 
 
 def _eq(self: Any, other: Any) -> Any:
     if other.__class__ is not self.__class__:
         return NotImplemented
     names = getattr(self, _COMPARED)
-    return all(getattr(self, n) == getattr(other, n) for n in names)
+    if _FIELD_BY_FIELD:
+        return self is other or all(getattr(self, n) == getattr(other, n) for n in names)
+    # Tuples compare items by identity first: a NaN field equals itself.
+    return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
 
 
 def _hash(self: Any) -> int:
@@ -45,8 +53,9 @@ def _repr(self: Any) -> str:
 
 
 def _setattr(self: Any, name: str, value: Any) -> None:
-    # __init__ sets each field once; after that nothing may change.
-    if name in self.__dict__:
+    # __init__ sets each field once; after that nothing may change, and nothing
+    # that is not a field may be added.
+    if name in self.__dict__ or name not in getattr(self, _FIELDS):
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
     object.__setattr__(self, name, value)
 
@@ -60,6 +69,7 @@ def _make(cls: T, kw_only: bool) -> T:
     fields = dataclasses.fields(made)
     setattr(made, _COMPARED, tuple(f.name for f in fields if f.compare))
     setattr(made, _SHOWN, tuple(f.name for f in fields if f.repr))
+    setattr(made, _FIELDS, frozenset(f.name for f in fields))
     made.__eq__ = _eq  # type: ignore[assignment]
     made.__hash__ = _hash  # type: ignore[assignment]
     made.__repr__ = _repr  # type: ignore[assignment]

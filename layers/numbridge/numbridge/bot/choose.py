@@ -18,9 +18,10 @@ from typing import Literal
 from numbridge.rules.seats import MARK
 
 from .beliefs import Beliefs
-from .connection import shortest
-from .evaluate import WIN, Evaluator, evaluator
+from .evaluate import Evaluator, evaluator
+from .hex_distance import shortest
 from .position import Level, Position
+from .worth import WIN
 
 # An exchange is chosen when the best claim gains less than this share of what
 # the best free cell would: a fresh hand pays off only on a later turn.

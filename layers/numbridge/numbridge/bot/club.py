@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .blocks import counts
-from .connection import shortest
+from .hex_distance import shortest
 from .position import Position
 
 Reply = Literal["accept_draw", "decline_draw", "accept_adjourn", "resume"]

@@ -23,12 +23,11 @@ from typing import Protocol
 from numbridge.rules.seats import MARK, Seat, other
 
 from . import blocks as race
-from .connection import shortest
-from .playouts import Fills, fills
+from .domains_playouts import Playouts
+from .hex_distance import shortest
+from .hex_fills import Fills, fills
 from .position import Level, Position
-from .rollout import Playouts
-
-WIN = 1e6
+from .worth import BLOCKS_SCALE, WIN
 
 
 class Evaluator(Protocol):
@@ -157,10 +156,6 @@ class OwnBlocks(_ByBoard):
 
     def won(self, owners: Sequence[str]) -> bool:
         return _domains_won(owners, self.blocks, self.size, self.me)
-
-
-# Expected blocks only break ties between moves of equal winning chances.
-BLOCKS_SCALE = 1 / 50
 
 
 @dataclass(frozen=True)

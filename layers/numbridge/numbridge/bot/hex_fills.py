@@ -18,7 +18,7 @@ from functools import cache
 from numbridge.rules.geometry import neighbours
 from numbridge.rules.seats import MARK, Seat
 
-from .connection import edges
+from .hex_distance import edges
 
 FREE = "."
 

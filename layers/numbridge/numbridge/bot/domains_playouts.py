@@ -25,12 +25,11 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from .blocks import block_chance
+from .worth import BLOCKS_SCALE, WIN
 
 if TYPE_CHECKING:
     from .evaluate import Evaluator
 
-WIN = 1e6
-BLOCKS_SCALE = 1 / 50  # as the normal level's evaluator weighs expected blocks
 MARGIN_SCALE = 0.05  # a block more at the end of a playout counts a little, a win much more
 STATIC_SCALE = 0.1  # the coin model's say (a chance, 0..1) beside the playout's outcome
 
