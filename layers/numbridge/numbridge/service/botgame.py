@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.club.proposals import seat_players
 from numbridge.names import bot_player

@@ -14,9 +14,6 @@ import json
 import random
 from typing import Any, cast
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.bot import Knowledge, Level, decide, observe_all
 from numbridge.names import bot_level

@@ -8,9 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.record
-import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.club.ratings import Rating, is_provisional, rate_game
 from numbridge.rules.seats import SEATS

@@ -5,10 +5,6 @@ from __future__ import annotations
 import time
 import uuid
 
-import numbridge.rules.options
-import numbridge.rules.setup
-import numbridge.rules.state
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.club.proposals import ProposalChoices, seat_players
 from numbridge.club.ratings import Rating, is_provisional
@@ -31,8 +27,6 @@ from numbridge.store.club import (
     lapsed,
 )
 from numbridge.store.port import Write
-
-# Loaded at init, not by the first request (see numbridge.rules).
 from numbridge.values import frozen
 
 

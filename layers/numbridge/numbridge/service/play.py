@@ -11,12 +11,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.engine
-import numbridge.rules.events
-import numbridge.rules.highlight
-import numbridge.rules.state
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame, error_frame
 from numbridge.protocol.requests import Candidates, GameAction, Sync

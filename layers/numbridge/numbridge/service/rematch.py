@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame
 from numbridge.protocol import requests as req

@@ -5,9 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.protocol import render
 from numbridge.store.games import StoredEvent

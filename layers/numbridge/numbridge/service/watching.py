@@ -10,8 +10,6 @@ time, each with its version and how many watch it.
 
 from __future__ import annotations
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame
 from numbridge.protocol import requests as req
