@@ -17,10 +17,11 @@ import boto3
 from botocore.config import Config
 
 from numbridge.club.rooms import Rooms, load_rooms
-from numbridge.service.botturns import BotTurns, NoBotTurns, SqsBotTurns, delay_ms_from
-from numbridge.service.notifier import CONCURRENT_POSTS, Notifier
+from numbridge.service.aws.notifier import CONCURRENT_POSTS, Notifier
+from numbridge.service.aws.sqs_bot_turns import NoBotTurns, SqsBotTurns, delay_ms_from
+from numbridge.service.aws.sqs_timers import SqsTimers
+from numbridge.service.ports import BotTurns, Timers
 from numbridge.service.ratelimit import RateLimiter
-from numbridge.service.timers import SqsTimers, Timers
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections
 from numbridge.store.dynamodb import DynamoStore

@@ -19,9 +19,9 @@ from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
-from numbridge.service.presence import online
-from numbridge.service.seating import load
-from numbridge.service.views import state_frame
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.seating import load
+from numbridge.service.usecases.views import state_frame
 from numbridge.store.rematches import Rematch, Rematches
 
 
@@ -89,7 +89,7 @@ def _accept(svc: Services, old: rules.GameState, seat: rules.Seat, offer: Rematc
     now = svc.clock()
     # Imported here: the move function serves decline_rematch only and never deals (the
     # deal function has the lobby at init, for accept).
-    from numbridge.service.lobby import deal_game  # the one path to python-sat
+    from numbridge.service.usecases.lobby import deal_game  # the one path to python-sat
 
     dealt = deal_game(svc, options, players, now)
     state, game_id = dealt.state, dealt.state.game_id

@@ -13,11 +13,11 @@ from __future__ import annotations
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame
 from numbridge.protocol import requests as req
-from numbridge.service import pages
 from numbridge.service.context import Services
 from numbridge.service.outcome import Outcome
-from numbridge.service.presence import online
-from numbridge.service.views import state_frame
+from numbridge.service.usecases import pages
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.views import state_frame
 
 
 def spectators_allowed(svc: Services, room_id: str) -> bool:

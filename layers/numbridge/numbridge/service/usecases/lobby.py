@@ -12,13 +12,13 @@ from numbridge.protocol import ProtocolError, ack_frame
 from numbridge.protocol import requests as req
 from numbridge.rules.geometry import Layout
 from numbridge.rules.seats import SEATS
-from numbridge.service import pages
 from numbridge.service.context import Services
-from numbridge.service.finish import status_writes
 from numbridge.service.observability import MetricUnit, count, logger, measure
 from numbridge.service.outcome import Outcome, Timer
-from numbridge.service.presence import online
-from numbridge.service.views import state_frame
+from numbridge.service.usecases import pages
+from numbridge.service.usecases.finish import status_writes
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.views import state_frame
 from numbridge.store.club import (
     PROPOSALS_PER_PLAYER,
     ProposalDoc,

@@ -12,7 +12,7 @@ from numbridge import rules
 from numbridge.club.ratings import Rating, is_provisional, rate_game
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
-from numbridge.service.views import summary
+from numbridge.service.usecases.views import summary
 from numbridge.store.club import Archive, PlayerGames, Ratings
 from numbridge.store.live import LiveGames, PlayingGames
 from numbridge.store.port import Write

@@ -15,15 +15,15 @@ from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame, error_frame
 from numbridge.protocol.requests import Candidates, GameAction, Sync
 from numbridge.rules.seats import SEATS
-from numbridge.service import botseat
+from numbridge.service.bots import seats as botseat
 from numbridge.service.context import Services
-from numbridge.service.finish import status_writes
 from numbridge.service.observability import count
 from numbridge.service.outcome import Outcome, Timer
-from numbridge.service.presence import online
-from numbridge.service.seating import game_row, load, seat_of
-from numbridge.service.views import event_frame, for_viewer, state_frame
-from numbridge.service.watching import spectators_allowed
+from numbridge.service.usecases.finish import status_writes
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.seating import game_row, load, seat_of
+from numbridge.service.usecases.views import event_frame, for_viewer, state_frame
+from numbridge.service.usecases.watching import spectators_allowed
 from numbridge.service.wire_errors import wire_error
 from numbridge.store.games import GameRow
 
