@@ -26,7 +26,7 @@ from ledger import Ledger
 from numbridge.auth import issue_token
 from numbridge.club.rooms import load_rooms
 from numbridge.local.routing import select_route
-from numbridge.protocol.frames import validate_frame
+from numbridge.protocol.models import validate_frame
 from numbridge.sam_template import create_tables, routes
 from numbridge.service import context as ctx
 from numbridge.service.aws.sqs_bot_turns import SqsBotTurns

@@ -43,7 +43,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from numbridge.values import frozen
 
@@ -92,9 +92,6 @@ class ClueRange:
     max: int
     default: int
 
-    def to_public(self) -> dict[str, int]:
-        return {"min": self.min, "max": self.max, "default": self.default}
-
 
 @frozen
 class VariantSettings:
@@ -104,9 +101,6 @@ class VariantSettings:
     size: int
     clues: ClueRange
     take_price: int
-
-    def to_public(self) -> dict[str, Any]:
-        return {"size": self.size, "clues": self.clues.to_public(), "take_price": self.take_price}
 
 
 @frozen
@@ -129,6 +123,7 @@ class Room:
     highlighting: bool
     blocks: tuple[BlockKind, ...]
     spectators: bool = True
+    """whether anyone may watch the room's games"""
 
     @property
     def variant(self) -> Variant | None:
@@ -146,32 +141,6 @@ class Room:
             raise _rejected(
                 f"room {self.id!r} does not offer {variant!r} (it offers: {offered})"
             ) from None
-
-    def to_public(self) -> dict[str, Any]:
-        """This room as listed in the ``rooms`` frame.
-
-        ``variant``, ``size``, ``clues`` and ``take_price`` describe the room's
-        only variant; in a room offering several they are ``None`` and a
-        proposal must name one. ``by_variant`` always holds each offered
-        variant's ``size``, ``clues`` and ``take_price``.
-        """
-        only = self.variant
-        single = self.variants[only].to_public() if only is not None else None
-        return {
-            "id": self.id,
-            "title": self.title,
-            "variant": only,
-            "variants": list(self.variants),
-            "size": single["size"] if single else None,
-            "clues": single["clues"] if single else None,
-            "take_price": single["take_price"] if single else None,
-            "move_ms": self.move_ms,
-            "game_ms": self.game_ms,
-            "highlighting": self.highlighting,
-            "blocks": list(self.blocks),
-            "by_variant": {v: s.to_public() for v, s in self.variants.items()},
-            "spectators": self.spectators,
-        }
 
     def game_options(self, choices: ProposalChoices) -> GameOptions:
         """The options of a game proposed here with ``choices``.
@@ -274,10 +243,6 @@ class Rooms:
         if self._load is not None:
             return "Rooms(not loaded yet)"
         return f"Rooms({', '.join(self.ids)})"
-
-    def to_public(self) -> list[dict[str, Any]]:
-        """The ``rooms`` list of the ``rooms`` frame."""
-        return [room.to_public() for room in self._loaded()._rooms]
 
 
 # -- loading -------------------------------------------------------------------------------

@@ -130,25 +130,15 @@ class _Room(_RoomBase):
 
 
 def _plain(room: _Room) -> rt.Room:
-    """The validated room as the frozen value the rest of the code uses."""
-    return rt.Room(
-        id=room.id,
-        title=room.title,
-        variants={
-            variant: rt.VariantSettings(
-                variant=s.variant,
-                size=s.size,
-                clues=rt.ClueRange(min=s.clues.min, max=s.clues.max, default=s.clues.default),
-                take_price=s.take_price,
-            )
-            for variant, s in room.variants.items()
-        },
-        move_ms=room.move_ms,
-        game_ms=room.game_ms,
-        highlighting=room.highlighting,
-        blocks=room.blocks,
-        spectators=room.spectators,
-    )
+    """The validated room as the frozen value the rest of the code uses: each room
+    option as checked, the variants as the club's values."""
+    variants = {
+        variant: rt.VariantSettings(
+            variant=s.variant, size=s.size, clues=rt.ClueRange(**s.clues.model_dump()),
+            take_price=s.take_price)
+        for variant, s in room.variants.items()
+    }
+    return rt.Room(**room.model_dump(exclude={"variants"}), variants=variants)
 
 
 # -- loading -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 
 from numbridge import rules
 from numbridge.club.ratings import Rating, is_provisional, rate_game
+from numbridge.protocol.answers import RatingChange
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.usecases.views import summary
@@ -22,7 +23,7 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
                   now_ms: int) -> list[Write]:
     if before is not None and before.status == after.status:
         return []
-    extras: dict[str, dict[str, Any]] = {seat: {} for seat in SEATS}
+    extras: dict[str, dict[str, Any]] = {seat: {} for seat in SEATS}  # summary's keywords
     writes: list[Write] = []
     if after.status == "finished":
         writes.append(Archive.put_write(after.game_id, rules.archive_record(after)))
@@ -91,8 +92,7 @@ def _rating_writes(svc: Services, state: rules.GameState,
             games=(row.games if row else 0) + 1,
             expected_rv=row.rv if row else None, provisional=is_provisional(new),
         ))
-        extras[seat]["rating"] = {
-            "before": round(before[seat].rating, 1), "after": round(new.rating, 1),
-            "rd": round(new.rd, 1), "provisional": is_provisional(new),
-        }
+        extras[seat]["rating"] = RatingChange(
+            before=round(before[seat].rating, 1), after=round(new.rating, 1),
+            rd=round(new.rd, 1), provisional=is_provisional(new))
     return writes

@@ -12,7 +12,7 @@ import dataclasses
 from typing import Any
 
 from numbridge import rules
-from numbridge.protocol import ProtocolError, ack_frame, error_frame
+from numbridge.protocol import ProtocolError, ack_frame, answers, error_frame
 from numbridge.protocol.requests import Candidates, GameAction, Sync
 from numbridge.rules.seats import SEATS
 from numbridge.service.bots import seats as botseat
@@ -141,5 +141,5 @@ def candidates(svc: Services, player: str, request: Candidates) -> Outcome:
     row, seat = load(svc, request.game, player)
     state = rules.GameState.from_dict(row.state)
     cells = rules.candidates(state, seat, request.digit)
-    return Outcome([{"type": "candidates", "id": request.id, "game": request.game,
-                     "digit": request.digit, "cells": [list(c) for c in cells]}])
+    return Outcome([answers.CandidatesAnswer(id=request.id, game=request.game,
+                                             digit=request.digit, cells=list(cells)).frame()])

@@ -11,7 +11,7 @@ time, each with its version and how many watch it.
 from __future__ import annotations
 
 from numbridge import rules
-from numbridge.protocol import ProtocolError, ack_frame
+from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
 from numbridge.service.context import Services
 from numbridge.service.outcome import Outcome
@@ -72,5 +72,5 @@ def live(svc: Services, player: str, request: req.Live) -> Outcome:
     for entry in listed:
         audience = svc.watches.audience(entry["game"], now)
         if audience is not None:
-            games.append({**entry, "v": audience.v, "watchers": audience.watchers})
-    return Outcome([{"type": "live", "id": request.id, "games": games, "next": following}])
+            games.append(answers.LiveGame(**entry, v=audience.v, watchers=audience.watchers))
+    return Outcome([answers.LiveAnswer(id=request.id, games=games, next=following).frame()])
