@@ -24,7 +24,7 @@ from typing import Any
 from botocore.exceptions import ClientError
 from ledger import Ledger
 from numbridge.auth import issue_token
-from numbridge.club.rooms import load_rooms
+from numbridge.club.rooms_config import load_rooms
 from numbridge.local.routing import select_route
 from numbridge.protocol.models import validate_frame
 from numbridge.sam_template import create_tables, routes

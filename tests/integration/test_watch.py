@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from harness import Conn, World
-from numbridge.club.rooms import Rooms, load_rooms
+from numbridge.club.rooms import Rooms
+from numbridge.club.rooms_config import load_rooms
 from numbridge.service.usecases import pages
 from numbridge.service.usecases.views import for_viewer
 from numbridge.store import keys

@@ -14,10 +14,8 @@ from numbridge.club.rooms import (
     Rooms,
     RoomsConfigError,
     UnknownRoom,
-    load_rooms,
-    parse_rooms,
-    parse_rooms_yaml,
 )
+from numbridge.club.rooms_config import load_rooms, parse_rooms, parse_rooms_yaml
 from numbridge.protocol.answers import room_json
 
 # RULES.md §11: room → (variant, size, clues (min, max, default), take price, move s, game min)

@@ -26,23 +26,21 @@ this module; its header documents the format)::
 Per variant: ``size``, ``clues`` and ``take_price`` (the settings that depend on
 the board). Per room: clocks, highlighting and block kinds.
 
-:func:`load_rooms` reads the file named by its argument, else by the
-``ROOMS_CONFIG`` environment variable, else the packaged default, and raises
-:class:`RoomsConfigError` listing every problem as ``room 'ID': FIELD: what``.
+:func:`numbridge.club.rooms_config.load_rooms` reads the file named by its
+argument, else by the ``ROOMS_CONFIG`` environment variable, else the packaged
+default, and raises :class:`RoomsConfigError` listing every problem as
+``room 'ID': FIELD: what``.
 
 The rooms are plain frozen values; the YAML parser and the pydantic models
-that check a configuration (:mod:`numbridge.club.rooms_config`) are imported
-only when one is loaded. :meth:`Rooms.deferred` loads on first use, so a
-function that never lists rooms or takes a proposal never reads them.
+that check a configuration live in :mod:`numbridge.club.rooms_config`, which
+imports these values (never the other way round) and is imported only to
+load. :meth:`Rooms.deferred` loads on first use, so a function that never lists rooms or takes a proposal never reads them.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from numbridge.values import frozen
@@ -243,41 +241,3 @@ class Rooms:
         if self._load is not None:
             return "Rooms(not loaded yet)"
         return f"Rooms({', '.join(self.ids)})"
-
-
-# -- loading -------------------------------------------------------------------------------
-
-
-def load_rooms(path: str | Path | None = None) -> Rooms:
-    """Read and validate a rooms configuration.
-
-    ``path`` if given, else the file named by ``$ROOMS_CONFIG`` if set and not
-    empty, else the packaged ``rooms.yaml``.
-    """
-    if path is None:
-        path = os.environ.get(ROOMS_CONFIG_ENV) or None
-        if path is None:
-            resource = resources.files("numbridge.club") / DEFAULT_ROOMS_RESOURCE
-            return parse_rooms_yaml(resource.read_text(encoding="utf-8"), "(packaged rooms.yaml)")
-        source = f"{path} (from ${ROOMS_CONFIG_ENV})"
-    else:
-        source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RoomsConfigError(source, [f"cannot read the file: {exc.strerror or exc}"]) from exc
-    return parse_rooms_yaml(text, source)
-
-
-def parse_rooms_yaml(text: str, source: str = "(text)") -> Rooms:
-    """Validate rooms configuration text (YAML); ``source`` names it in errors."""
-    from numbridge.club import rooms_config
-
-    return rooms_config.parse_rooms_yaml(text, source)
-
-
-def parse_rooms(data: object, source: str = "(data)") -> Rooms:
-    """Validate a rooms configuration already parsed into plain data."""
-    from numbridge.club import rooms_config
-
-    return rooms_config.parse_rooms(data, source)

@@ -200,7 +200,7 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
 
 def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
               bots: LocalBotTurns, secret: str) -> Services:
-    from numbridge.club.rooms import load_rooms
+    from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
     # Our @connections endpoint ignores signatures, so the client signs nothing: it is
