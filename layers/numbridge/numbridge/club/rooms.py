@@ -34,7 +34,8 @@ default, and raises :class:`RoomsConfigError` listing every problem as
 The rooms are plain frozen values; the YAML parser and the pydantic models
 that check a configuration live in :mod:`numbridge.club.rooms_config`, which
 imports these values (never the other way round) and is imported only to
-load. :meth:`Rooms.deferred` loads on first use, so a function that never lists rooms or takes a proposal never reads them.
+load. :meth:`Rooms.deferred` loads on first use, so a function that never
+lists rooms or takes a proposal never reads them.
 """
 
 from __future__ import annotations
