@@ -27,7 +27,7 @@ from typing import Any
 from harness import Conn, LambdaContext, World, function, load_event
 from hypothesis import strategies as st
 from numbridge.protocol import FrameRefused
-from numbridge.protocol.frames import validate_frame
+from numbridge.protocol.models import validate_frame
 from numbridge.protocol.requests import KINDS
 from numbridge.protocol.shapes import object_schema
 from numbridge.protocol.wire import MAX_FRAME_BYTES, load_object

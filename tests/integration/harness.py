@@ -24,17 +24,17 @@ from typing import Any
 from botocore.exceptions import ClientError
 from ledger import Ledger
 from numbridge.auth import issue_token
-from numbridge.club.rooms import load_rooms
+from numbridge.club.rooms_config import load_rooms
 from numbridge.local.routing import select_route
-from numbridge.protocol.frames import validate_frame
+from numbridge.protocol.models import validate_frame
+from numbridge.sam_template import create_tables, routes
 from numbridge.service import context as ctx
-from numbridge.service.botturns import SqsBotTurns
+from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
+from numbridge.service.aws.sqs_timers import SqsTimers
 from numbridge.service.context import Services
 from numbridge.service.ratelimit import RateLimiter
-from numbridge.service.timers import SqsTimers
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.port import Store
-from numbridge.store.schema import create_tables, routes
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "integration-test-secret-0123456789abcdef"

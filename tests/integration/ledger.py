@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from numbridge import rules
-from numbridge.protocol.event_frames import EVENT_TYPES
+from numbridge.protocol.models import EVENT_TYPES
 from numbridge.store import keys
 from numbridge.store.games import state_text
 from numbridge.store.port import Put, Store, Write

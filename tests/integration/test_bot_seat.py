@@ -12,7 +12,7 @@ import pytest
 from harness import World
 from numbridge import rules
 from numbridge.auth import issue_token
-from numbridge.service import botmove
+from numbridge.service.bots import move as botmove
 from numbridge.store import keys
 from players import choose, current
 

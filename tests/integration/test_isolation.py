@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from harness import Conn, World
-from numbridge.service import deadlines
+from numbridge.service.usecases import deadlines
 from numbridge.store import keys
 from players import current, first_moves, start_game
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from harness import Conn, World
 from numbridge.club.ratings import Rating
-from numbridge.service import lobby
-from numbridge.service.pages import MAX_FRAME_BYTES, PAGE_SIZE
 from numbridge.service.ratelimit import RateLimiter
+from numbridge.service.usecases import lobby
+from numbridge.service.usecases.pages import MAX_FRAME_BYTES, PAGE_SIZE
 from numbridge.store.club import Proposals, Ratings
 from players import start_game
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from harness import World
-from numbridge.club.rooms import parse_rooms_yaml
-from numbridge.service.play import MAX_SYNC_EVENTS
-from numbridge.service.timers import MAX_DELAY_S
+from numbridge.club.rooms_config import parse_rooms_yaml
+from numbridge.service.aws.sqs_timers import MAX_DELAY_S
+from numbridge.service.usecases.play import MAX_SYNC_EVENTS
 from numbridge.store import keys
 from numbridge.store.games import Games, StoredEvent
 from numbridge.store.port import ConflictError, Write

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from harness import Conn, World
 from numbridge import rules
-from numbridge.service import play as play_module
+from numbridge.service.usecases import play as play_module
 from players import choose, current, first_moves, start_game
 from testkit.sudoku import peers
 

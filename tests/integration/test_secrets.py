@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from harness import Conn, World
 from numbridge import rules
-from numbridge.service import play as play_module
+from numbridge.service.usecases import play as play_module
 from players import choose, current, start_game
 
 

@@ -1,6 +1,6 @@
 """template.yaml: lint-clean, transforms offline, matches docs/design.md, least privilege.
 
-Also the tables and routes that ``numbridge.store.schema`` reads from it.
+Also the tables and routes that ``numbridge.sam_template`` reads from it.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 import boto3
 import cfnlint.api
 import pytest
-from numbridge.protocol.requests import ACTION_NAMES, KINDS
-from numbridge.store import schema
+from numbridge import sam_template as template_tables
+from numbridge.protocol.requests import KINDS
 from samtranslator.parser.parser import Parser
 from samtranslator.translator.translator import Translator
 from samtranslator.yaml_helper import yaml_parse
@@ -85,7 +85,7 @@ def sam_template() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def raw() -> dict[str, Any]:
-    return schema.load_template(TEMPLATE)
+    return template_tables.load_template(TEMPLATE)
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +174,7 @@ def test_layer_is_built_for_the_lambda_runtime_and_architecture(raw: dict[str, A
 
 
 def test_function_code_dirs(raw: dict[str, Any]) -> None:
-    dirs = schema.function_dirs(TEMPLATE)
+    dirs = template_tables.function_dirs(TEMPLATE)
     assert set(dirs) == FUNCTIONS
     for function_id, code_uri in dirs.items():
         name = function_id.removesuffix("Function").lower()
@@ -232,7 +232,7 @@ def test_routes_are_the_declared_ones() -> None:
     """Each action goes to the function its declaration names; the rest is fixed."""
     expected = {"$connect": "connect", "$disconnect": "disconnect", "$default": "lobby",
                 **{name: kind.request.function for name, kind in KINDS.items()}}
-    assert schema.routes(TEMPLATE) == expected
+    assert template_tables.routes(TEMPLATE) == expected
     assert expected["accept"] == "deal" and expected["place"] == "move"
 
 
@@ -242,8 +242,8 @@ def test_the_generated_routes_are_current() -> None:
 
 
 def test_every_protocol_action_has_its_own_route() -> None:
-    routes = schema.routes(TEMPLATE)
-    assert set(ACTION_NAMES) <= set(routes)
+    routes = template_tables.routes(TEMPLATE)
+    assert set(KINDS) <= set(routes)
 
 
 def test_routes_follow_long_form_intrinsics_and_the_env_override(
@@ -253,9 +253,9 @@ def test_routes_follow_long_form_intrinsics_and_the_env_override(
     long_form = copy.deepcopy(raw)
     path = tmp_path / "template.json"
     path.write_text(json.dumps(long_form), encoding="utf-8")
-    monkeypatch.setenv(schema.TEMPLATE_ENV, str(path))
-    assert schema.default_template_path() == path
-    assert schema.routes() == schema.routes(TEMPLATE)
+    monkeypatch.setenv(template_tables.TEMPLATE_ENV, str(path))
+    assert template_tables.default_template_path() == path
+    assert template_tables.routes() == template_tables.routes(TEMPLATE)
     # Fn::Sub written as a list and a Sub target are understood too.
     resources = long_form["Resources"]
     resources["MoveIntegration"]["Properties"]["IntegrationUri"] = {
@@ -264,7 +264,7 @@ def test_routes_follow_long_form_intrinsics_and_the_env_override(
     }
     resources["PlaceRoute"]["Properties"]["Target"] = {"Fn::Sub": "integrations/${MoveIntegration}"}
     path.write_text(json.dumps(long_form), encoding="utf-8")
-    assert schema.routes()["place"] == "move"
+    assert template_tables.routes()["place"] == "move"
 
 
 # ---------------------------------------------------------------- IAM
@@ -335,7 +335,7 @@ def test_function_environment(cfn: dict[str, Any]) -> None:
         assert ("TOKEN_SECRET_ARN" in env) == (function_id == "ConnectFunction")
         assert ("COGNITO_USER_POOL_ID" in env) == (function_id == "ConnectFunction")
         assert env["POWERTOOLS_TRACE_DISABLED"] == {"Fn::If": ["TracingEnabled", "false", "true"]}
-    assert schema.table_env_vars(TEMPLATE) == {"TABLE_NAME": "GameTable"}
+    assert template_tables.table_env_vars(TEMPLATE) == {"TABLE_NAME": "GameTable"}
 
 
 # ---------------------------------------------------------------- timers
@@ -383,7 +383,7 @@ def test_bot_queue_retries_dead_letters_and_triggers_the_bot_function(
 
 
 def test_table_definitions_match_the_design(raw: dict[str, Any]) -> None:
-    tables = schema.table_definitions(TEMPLATE)
+    tables = template_tables.table_definitions(TEMPLATE)
     assert set(tables) == {"GameTable"}
     game = tables["GameTable"]
     assert game["KeySchema"] == [
@@ -399,18 +399,18 @@ def test_table_definitions_match_the_design(raw: dict[str, Any]) -> None:
         "Projection": {"ProjectionType": "ALL"},
     }]
     assert game["BillingMode"] == "PAY_PER_REQUEST"
-    assert schema.ttl_attribute("GameTable", TEMPLATE) == "expires_at"
+    assert template_tables.ttl_attribute("GameTable", TEMPLATE) == "expires_at"
     properties = raw["Resources"]["GameTable"]["Properties"]
     assert properties["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
     with pytest.raises(KeyError):
-        schema.ttl_attribute("NoSuchTable", TEMPLATE)
+        template_tables.ttl_attribute("NoSuchTable", TEMPLATE)
 
 
 def test_create_tables_in_moto_is_idempotent_and_enables_ttl(aws: None) -> None:
     client = boto3.client("dynamodb", region_name="us-east-1")
     names = {"GameTable": "nb-test-game"}
-    schema.create_tables(client, names, TEMPLATE)
-    schema.create_tables(client, names, TEMPLATE)  # again: nothing to do, no error
+    template_tables.create_tables(client, names, TEMPLATE)
+    template_tables.create_tables(client, names, TEMPLATE)  # again: nothing to do, no error
     assert sorted(client.list_tables()["TableNames"]) == sorted(names.values())
 
     game = client.describe_table(TableName="nb-test-game")["Table"]
@@ -439,15 +439,15 @@ def test_create_tables_in_moto_is_idempotent_and_enables_ttl(aws: None) -> None:
 
 def test_create_tables_accepts_a_resource_and_rejects_unknown_tables(aws: None) -> None:
     resource = boto3.resource("dynamodb", region_name="us-east-1")
-    schema.create_tables(resource, {"GameTable": "nb-games"}, TEMPLATE)
+    template_tables.create_tables(resource, {"GameTable": "nb-games"}, TEMPLATE)
     assert [t.name for t in resource.tables.all()] == ["nb-games"]
     with pytest.raises(KeyError):
-        schema.create_tables(resource, {"Nope": "x"}, TEMPLATE)
+        template_tables.create_tables(resource, {"Nope": "x"}, TEMPLATE)
 
 
 def test_missing_template_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(schema.TemplateError, match="NUMBRIDGE_TEMPLATE"):
-        schema.routes(tmp_path / "absent.yaml")
+    with pytest.raises(template_tables.TemplateError, match="NUMBRIDGE_TEMPLATE"):
+        template_tables.routes(tmp_path / "absent.yaml")
 
 
 # ---------------------------------------------------------------- options: tracing, Cognito

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from harness import Conn, World
-from numbridge.club.rooms import Rooms, load_rooms
-from numbridge.service import pages
-from numbridge.service.views import for_viewer
+from numbridge.club.rooms import Rooms
+from numbridge.club.rooms_config import load_rooms
+from numbridge.service.usecases import pages
+from numbridge.service.usecases.views import for_viewer
 from numbridge.store import keys
 from numbridge.store.port import KeyRange
 from numbridge.store.sqlite import SqliteStore

@@ -15,8 +15,8 @@ from aws_lambda_powertools.utilities.parser.models import (
     EventBridgeModel,
     SqsModel,
 )
+from numbridge import sam_template
 from numbridge.protocol import read_request
-from numbridge.store import schema
 from pydantic import BaseModel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +74,7 @@ def test_there_is_a_message_sample_per_route_at_least_for_the_core_actions() -> 
 def test_message_route_key_is_the_frame_action(path: Path) -> None:
     parsed = APIGatewayWebSocketMessageEventModel.model_validate(load(path.name))
     route_key = parsed.request_context.route_key
-    routes = schema.routes(TEMPLATE)
+    routes = sam_template.routes(TEMPLATE)
     assert route_key in routes
     assert isinstance(parsed.body, str)
     if route_key == "$default":

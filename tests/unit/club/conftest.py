@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from numbridge.club.rooms import Rooms, load_rooms
+from numbridge.club.rooms import Rooms
+from numbridge.club.rooms_config import load_rooms
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from numbridge.club.proposals import ProposalChoices, ProposalRejected, seat_players
-from numbridge.club.rooms import Room, Rooms, parse_rooms_yaml
+from numbridge.club.rooms import Room, Rooms
+from numbridge.club.rooms_config import parse_rooms_yaml
 from numbridge.protocol import FrameRefused, read_request
 from numbridge.protocol.requests import Propose
 from numbridge.service.wire_errors import wire_error

@@ -14,10 +14,9 @@ from numbridge.club.rooms import (
     Rooms,
     RoomsConfigError,
     UnknownRoom,
-    load_rooms,
-    parse_rooms,
-    parse_rooms_yaml,
 )
+from numbridge.club.rooms_config import load_rooms, parse_rooms, parse_rooms_yaml
+from numbridge.protocol.answers import room_json
 
 # RULES.md §11: room → (variant, size, clues (min, max, default), take price, move s, game min)
 TABLE: dict[str, tuple[Variant, int, tuple[int, int, int], int, int, int]] = {
@@ -87,7 +86,7 @@ def test_study_room_offers_every_variant_as_in_its_room(rooms: Rooms) -> None:
 
 
 def test_public_shape_of_a_single_variant_room(rooms: Rooms) -> None:
-    public = rooms.get("domains").to_public()
+    public = room_json(rooms.get("domains"))
     assert public == {
         "id": "domains",
         "title": "Domains",
@@ -108,7 +107,7 @@ def test_public_shape_of_a_single_variant_room(rooms: Rooms) -> None:
 
 
 def test_public_shape_of_the_study_room(rooms: Rooms) -> None:
-    public = rooms.get("study").to_public()
+    public = room_json(rooms.get("study"))
     assert public["variant"] is None
     assert public["variants"] == ["bridge", "blitz", "domains"]
     assert public["size"] is None and public["clues"] is None and public["take_price"] is None
@@ -121,7 +120,7 @@ def test_public_shape_of_the_study_room(rooms: Rooms) -> None:
 
 
 def test_rooms_frame_list_is_json_and_in_order(rooms: Rooms) -> None:
-    listed = json.loads(json.dumps(rooms.to_public()))
+    listed = json.loads(json.dumps([room_json(r) for r in rooms]))
     assert [r["id"] for r in listed] == list(rooms.ids)
     assert [room.id for room in rooms] == list(rooms.ids)
     assert len(rooms) == 5
@@ -205,7 +204,7 @@ def test_a_room_may_turn_spectators_off() -> None:
                                     room_yaml(id="private", spectators="false")))
     assert rooms.get("open").spectators is True  # anyone may watch unless the room says no
     assert rooms.get("private").spectators is False
-    assert rooms.get("private").to_public()["spectators"] is False
+    assert room_json(rooms.get("private"))["spectators"] is False
     assert any(p.startswith("room 'r': spectators: Input should be a valid bool")
                for p in problems_of(config(room_yaml(spectators="sometimes"))))
 
@@ -398,3 +397,20 @@ def test_malformed_files(text: str) -> None:
 def test_rooms_refuses_duplicate_ids_when_built_directly(rooms: Rooms) -> None:
     with pytest.raises(ValueError, match="used twice: bridge"):
         Rooms([rooms.get("bridge"), rooms.get("bridge")])
+
+
+def test_a_room_option_is_declared_once_and_listed_as_it_is() -> None:
+    """Each option the configuration checks is a field of the club's Room, and the
+    ``rooms`` frame lists every Room field but the variants as it is."""
+    from dataclasses import fields
+
+    from numbridge.club import rooms_config
+    from numbridge.club.rooms import Room
+
+    options = {f.name for f in fields(Room)} - {"variants"}
+    assert set(rooms_config._RoomBase.model_fields) == options
+    room = parse_rooms_yaml(config(room_yaml(id="one"))).get("one")
+    listed = room_json(room)
+    for name in options:
+        value = getattr(room, name)
+        assert listed[name] == (list(value) if isinstance(value, tuple) else value)

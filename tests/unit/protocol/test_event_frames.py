@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from numbridge.bot.selfplay import event_frame as selfplay_frame
 from numbridge.protocol import render
-from numbridge.protocol.event_frames import EVENT_TYPES
-from numbridge.protocol.frames import validate_frame
+from numbridge.protocol.models import EVENT_TYPES, validate_frame
 from numbridge.rules.counts import BlockCounts, SeatClocks, SeatCounts
 from numbridge.rules.events import (
     KINDS,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from numbridge import rules
-from numbridge.protocol.frames import validate_frame
+from numbridge.protocol.models import validate_frame
 from numbridge.rules.geometry import Layout
 from pydantic import ValidationError
 from testkit.sudoku import fill, regular_blocks

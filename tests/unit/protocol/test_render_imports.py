@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-MODELS = ("numbridge.protocol.frames", "numbridge.protocol.event_frames",
-          "numbridge.protocol.schemas")
+MODELS = ("numbridge.protocol.models",)
 
 
 @pytest.mark.parametrize("name", sorted(p.parent.name for p in ROOT.glob("functions/*/app.py")))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from numbridge.sam_template import create_tables
 from numbridge.store import keys
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.games import Games
@@ -31,7 +32,6 @@ from numbridge.store.port import (
     Put,
     Store,
 )
-from numbridge.store.schema import create_tables
 from numbridge.store.sqlite import SqliteStore
 from testkit.moto_server import client as moto_client
 
@@ -241,7 +241,7 @@ def test_racing_creators_of_one_item_one_wins(store: Store) -> None:
 
 
 def test_ten_thousand_concurrent_games_spread_over_the_deadline_shards() -> None:
-    from numbridge.service.lobby import new_game_id
+    from numbridge.service.usecases.lobby import new_game_id
 
     start = 1_796_000_000_000
     ids = [new_game_id(start + n * 37) for n in range(10_000)]

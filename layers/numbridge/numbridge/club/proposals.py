@@ -13,7 +13,7 @@ the room's limits.
 from __future__ import annotations
 
 import random
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypedDict
 
 from numbridge.rules.seats import BLOCK_KINDS, SEATS, VARIANTS, BlockKind, Seat, Variant
 
@@ -27,6 +27,7 @@ __all__ = [
     "BlockKind",
     "Colour",
     "ProposalChoices",
+    "ProposalDoc",
     "ProposalRejected",
     "Seat",
     "Variant",
@@ -34,6 +35,21 @@ __all__ = [
 ]
 
 Colour = Literal["blue", "red", "random"]
+
+
+class ProposalDoc(TypedDict):
+    """An open proposal, as stored and as the clients see it."""
+
+    id: str
+    room: str
+    by: str
+    variant: Variant
+    blocks: BlockKind
+    clues: int
+    highlighting: bool
+    rated: bool
+    colour: Colour
+    created_ms: int
 
 
 class ProposalRejected(ValueError):

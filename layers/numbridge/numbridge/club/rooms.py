@@ -26,24 +26,23 @@ this module; its header documents the format)::
 Per variant: ``size``, ``clues`` and ``take_price`` (the settings that depend on
 the board). Per room: clocks, highlighting and block kinds.
 
-:func:`load_rooms` reads the file named by its argument, else by the
-``ROOMS_CONFIG`` environment variable, else the packaged default, and raises
-:class:`RoomsConfigError` listing every problem as ``room 'ID': FIELD: what``.
+:func:`numbridge.club.rooms_config.load_rooms` reads the file named by its
+argument, else by the ``ROOMS_CONFIG`` environment variable, else the packaged
+default, and raises :class:`RoomsConfigError` listing every problem as
+``room 'ID': FIELD: what``.
 
 The rooms are plain frozen values; the YAML parser and the pydantic models
-that check a configuration (:mod:`numbridge.club.rooms_config`) are imported
-only when one is loaded. :meth:`Rooms.deferred` loads on first use, so a
-function that never lists rooms or takes a proposal never reads them.
+that check a configuration live in :mod:`numbridge.club.rooms_config`, which
+imports these values (never the other way round) and is imported only to
+load. :meth:`Rooms.deferred` loads on first use, so a function that never
+lists rooms or takes a proposal never reads them.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from importlib import resources
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from numbridge.values import frozen
 
@@ -92,9 +91,6 @@ class ClueRange:
     max: int
     default: int
 
-    def to_public(self) -> dict[str, int]:
-        return {"min": self.min, "max": self.max, "default": self.default}
-
 
 @frozen
 class VariantSettings:
@@ -104,9 +100,6 @@ class VariantSettings:
     size: int
     clues: ClueRange
     take_price: int
-
-    def to_public(self) -> dict[str, Any]:
-        return {"size": self.size, "clues": self.clues.to_public(), "take_price": self.take_price}
 
 
 @frozen
@@ -129,6 +122,7 @@ class Room:
     highlighting: bool
     blocks: tuple[BlockKind, ...]
     spectators: bool = True
+    """whether anyone may watch the room's games"""
 
     @property
     def variant(self) -> Variant | None:
@@ -146,32 +140,6 @@ class Room:
             raise _rejected(
                 f"room {self.id!r} does not offer {variant!r} (it offers: {offered})"
             ) from None
-
-    def to_public(self) -> dict[str, Any]:
-        """This room as listed in the ``rooms`` frame.
-
-        ``variant``, ``size``, ``clues`` and ``take_price`` describe the room's
-        only variant; in a room offering several they are ``None`` and a
-        proposal must name one. ``by_variant`` always holds each offered
-        variant's ``size``, ``clues`` and ``take_price``.
-        """
-        only = self.variant
-        single = self.variants[only].to_public() if only is not None else None
-        return {
-            "id": self.id,
-            "title": self.title,
-            "variant": only,
-            "variants": list(self.variants),
-            "size": single["size"] if single else None,
-            "clues": single["clues"] if single else None,
-            "take_price": single["take_price"] if single else None,
-            "move_ms": self.move_ms,
-            "game_ms": self.game_ms,
-            "highlighting": self.highlighting,
-            "blocks": list(self.blocks),
-            "by_variant": {v: s.to_public() for v, s in self.variants.items()},
-            "spectators": self.spectators,
-        }
 
     def game_options(self, choices: ProposalChoices) -> GameOptions:
         """The options of a game proposed here with ``choices``.
@@ -274,45 +242,3 @@ class Rooms:
         if self._load is not None:
             return "Rooms(not loaded yet)"
         return f"Rooms({', '.join(self.ids)})"
-
-    def to_public(self) -> list[dict[str, Any]]:
-        """The ``rooms`` list of the ``rooms`` frame."""
-        return [room.to_public() for room in self._loaded()._rooms]
-
-
-# -- loading -------------------------------------------------------------------------------
-
-
-def load_rooms(path: str | Path | None = None) -> Rooms:
-    """Read and validate a rooms configuration.
-
-    ``path`` if given, else the file named by ``$ROOMS_CONFIG`` if set and not
-    empty, else the packaged ``rooms.yaml``.
-    """
-    if path is None:
-        path = os.environ.get(ROOMS_CONFIG_ENV) or None
-        if path is None:
-            resource = resources.files("numbridge.club") / DEFAULT_ROOMS_RESOURCE
-            return parse_rooms_yaml(resource.read_text(encoding="utf-8"), "(packaged rooms.yaml)")
-        source = f"{path} (from ${ROOMS_CONFIG_ENV})"
-    else:
-        source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RoomsConfigError(source, [f"cannot read the file: {exc.strerror or exc}"]) from exc
-    return parse_rooms_yaml(text, source)
-
-
-def parse_rooms_yaml(text: str, source: str = "(text)") -> Rooms:
-    """Validate rooms configuration text (YAML); ``source`` names it in errors."""
-    from numbridge.club import rooms_config
-
-    return rooms_config.parse_rooms_yaml(text, source)
-
-
-def parse_rooms(data: object, source: str = "(data)") -> Rooms:
-    """Validate a rooms configuration already parsed into plain data."""
-    from numbridge.club import rooms_config
-
-    return rooms_config.parse_rooms(data, source)

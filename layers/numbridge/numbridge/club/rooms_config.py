@@ -1,5 +1,6 @@
-"""Validation of a rooms configuration (pydantic): what :func:`numbridge.club.rooms.load_rooms`
-runs, once per process, when the rooms are first needed.
+"""Loading a rooms configuration: :func:`load_rooms` reads the file named by its
+argument, else by ``$ROOMS_CONFIG``, else the packaged ``rooms.yaml``, and validates
+it (pydantic), once per process, when the rooms are first needed.
 
 The models here describe the configuration as written and check it; the
 rooms handed out are :mod:`numbridge.club.rooms`' plain frozen values, so
@@ -8,7 +9,10 @@ importing the rooms costs neither YAML nor pydantic.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
@@ -32,6 +36,27 @@ Millis = Annotated[StrictInt, Field(gt=0)]
 TakePrice = Annotated[StrictInt, Field(ge=1, le=rt.HAND_SIZE)]
 # The C parser where PyYAML has it (Lambda's wheels do): a few times faster.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_rooms(path: str | Path | None = None) -> rt.Rooms:
+    """Read and validate a rooms configuration.
+
+    ``path`` if given, else the file named by ``$ROOMS_CONFIG`` if set and not
+    empty, else the packaged ``rooms.yaml``.
+    """
+    if path is None:
+        path = os.environ.get(rt.ROOMS_CONFIG_ENV) or None
+        if path is None:
+            resource = resources.files("numbridge.club") / rt.DEFAULT_ROOMS_RESOURCE
+            return parse_rooms_yaml(resource.read_text(encoding="utf-8"), "(packaged rooms.yaml)")
+        source = f"{path} (from ${rt.ROOMS_CONFIG_ENV})"
+    else:
+        source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise rt.RoomsConfigError(source, [f"cannot read the file: {exc.strerror or exc}"]) from exc
+    return parse_rooms_yaml(text, source)
 
 
 def parse_rooms_yaml(text: str, source: str = "(text)") -> rt.Rooms:
@@ -130,25 +155,15 @@ class _Room(_RoomBase):
 
 
 def _plain(room: _Room) -> rt.Room:
-    """The validated room as the frozen value the rest of the code uses."""
-    return rt.Room(
-        id=room.id,
-        title=room.title,
-        variants={
-            variant: rt.VariantSettings(
-                variant=s.variant,
-                size=s.size,
-                clues=rt.ClueRange(min=s.clues.min, max=s.clues.max, default=s.clues.default),
-                take_price=s.take_price,
-            )
-            for variant, s in room.variants.items()
-        },
-        move_ms=room.move_ms,
-        game_ms=room.game_ms,
-        highlighting=room.highlighting,
-        blocks=room.blocks,
-        spectators=room.spectators,
-    )
+    """The validated room as the frozen value the rest of the code uses: each room
+    option as checked, the variants as the club's values."""
+    variants = {
+        variant: rt.VariantSettings(
+            variant=s.variant, size=s.size, clues=rt.ClueRange(**s.clues.model_dump()),
+            take_price=s.take_price)
+        for variant, s in room.variants.items()
+    }
+    return rt.Room(**room.model_dump(exclude={"variants"}), variants=variants)
 
 
 # -- loading -------------------------------------------------------------------------------

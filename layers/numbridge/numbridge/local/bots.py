@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from numbridge.local.aws_events import failed_message_ids, sqs_event
-from numbridge.service.botturns import DEFAULT_DELAY_MS
+from numbridge.service.aws.sqs_bot_turns import DEFAULT_DELAY_MS
 
 log = logging.getLogger("numbridge.local")
 

@@ -62,13 +62,13 @@ def load_handler(root: Path, directory: str) -> Handler:
 
 def template_functions(root: Path) -> dict[str, Function]:
     """Every function of ``template.yaml``, by directory name, with its ``Timeout``."""
-    from numbridge.store import schema
+    from numbridge import sam_template
 
     path = root / "template.yaml"
-    template = schema.load_template(path)
+    template = sam_template.load_template(path)
     globals_ = (template.get("Globals") or {}).get("Function") or {}
     functions: dict[str, Function] = {}
-    for logical_id, code_uri in schema.function_dirs(path).items():
+    for logical_id, code_uri in sam_template.function_dirs(path).items():
         name = PurePosixPath(code_uri).name
         properties = template["Resources"][logical_id].get("Properties") or {}
         timeout = properties.get("Timeout", globals_.get("Timeout", DEFAULT_TIMEOUT_S))
@@ -79,9 +79,9 @@ def template_functions(root: Path) -> dict[str, Function]:
 
 def template_routes(root: Path) -> dict[str, str]:
     """Route key → function directory, read from ``template.yaml``."""
-    from numbridge.store import schema
+    from numbridge import sam_template
 
-    return dict(schema.routes(root / "template.yaml"))
+    return dict(sam_template.routes(root / "template.yaml"))
 
 
 def route_functions(

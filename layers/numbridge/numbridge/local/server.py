@@ -41,7 +41,7 @@ from numbridge.local.functions import (
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
 from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
-from numbridge.service.botturns import delay_ms_from
+from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
 from numbridge.values import frozen
 
@@ -64,7 +64,7 @@ class ServeOptions:
 
 def serve(options: ServeOptions) -> int:
     """Run until Ctrl-C or SIGTERM; the exit status."""
-    from numbridge.store.schema import TemplateError
+    from numbridge.sam_template import TemplateError
 
     _configure_logging()
     try:
@@ -188,7 +188,7 @@ def _forget_connections(opened: OpenStore) -> None:
 def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
     """A bot turn queued before a restart was in memory: send it again."""
     from numbridge import rules
-    from numbridge.service.botseat import owing
+    from numbridge.service.bots.seats import owing
 
     for game_id, _, _ in pending:
         row = svc.games.load(game_id)
@@ -200,7 +200,7 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
 
 def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
               bots: LocalBotTurns, secret: str) -> Services:
-    from numbridge.club.rooms import load_rooms
+    from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
     # Our @connections endpoint ignores signatures, so the client signs nothing: it is

@@ -60,9 +60,9 @@ def open_store(kind: str, data_dir: Path, *, dynamodb_endpoint: str | None = Non
         endpoint = f"http://{host}:{port}"
     client = boto3.client("dynamodb", endpoint_url=endpoint, region_name=REGION,
                           **_credentials(embedded=moto is not None))
-    from numbridge.store import schema
+    from numbridge import sam_template
 
-    schema.create_tables(client, {"GameTable": TABLE_NAME}, template_path)
+    sam_template.create_tables(client, {"GameTable": TABLE_NAME}, template_path)
     where = (f"DynamoDB, embedded moto at {endpoint} (in memory: gone when the server stops)"
              if moto is not None else f"DynamoDB at {endpoint}")
     return OpenStore(DynamoStore(client, TABLE_NAME), f"{where} (table {TABLE_NAME})", None,

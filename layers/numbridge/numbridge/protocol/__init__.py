@@ -1,8 +1,9 @@
 """The WebSocket protocol: client actions, server frames, error codes.
 
-Rendering frames (:mod:`.render`) is plain Python; the models of the frames the
-server sends (:mod:`.frames`, :mod:`.event_frames`) are for the tests' checks and
-the AsyncAPI document, and are imported only there.
+Every frame the server sends is defined once (:mod:`.answers`, and the rules'
+events rendered by :mod:`.render`), in plain Python; the models derived from them
+(:mod:`.models`) are for the tests' checks and the AsyncAPI document, and are
+imported only there.
 """
 
 from numbridge.protocol.errors import ERROR_CODES, ErrorCode, ProtocolError

@@ -12,17 +12,17 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
-from numbridge.protocol import event_frames, frames
+from numbridge.protocol import models
+from numbridge.protocol.models import JsonSchema
 from numbridge.protocol.requests import KINDS
-from numbridge.protocol.schemas import JsonSchema
 from numbridge.protocol.shapes import object_schema, summary
 
 REF = "#/components/schemas/{model}"
 
 
 def document() -> dict[str, Any]:
-    server: list[type[BaseModel]] = [*frames.ANSWERS, frames.Hidden, *frames.PUSHED,
-                                     *event_frames.EVENTS]
+    server: list[type[BaseModel]] = [*models.ANSWERS, models.HIDDEN, *models.PUSHED,
+                                     *models.EVENTS]
     _, top = models_json_schema([(m, "validation") for m in server], ref_template=REF,
                                 schema_generator=JsonSchema)
     schemas: dict[str, Any] = dict(top["$defs"])

@@ -1,11 +1,13 @@
 """Frames as the server sends them, in plain Python: no pydantic here, so a function
-that only renders frames does not load it at a cold start (the models of
-:mod:`.frames` and :mod:`.event_frames` describe and check these frames)."""
+that only renders frames does not load it at a cold start (:mod:`.models` derives
+the models that describe and check them). A game event is its rules dataclass; every
+other frame is an answer of :mod:`.answers`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from numbridge.protocol.answers import Ack, Error, Hidden
 from numbridge.protocol.errors import ErrorCode
 from numbridge.rules.plain import plain
 
@@ -19,19 +21,16 @@ def event_frame(game_id: str, event: Event) -> dict[str, Any]:
 
 
 def hidden_frame(game_id: str, v: int) -> dict[str, Any]:
-    """What a viewer gets for an event that is not theirs to see: it still advances ``v``."""
-    return {"type": "hidden", "game": game_id, "v": v}
+    return Hidden(game=game_id, v=v).frame()
 
 
 def ack_frame(request_id: str) -> dict[str, Any]:
-    return {"type": "ack", "id": request_id}
+    return Ack(id=request_id).frame()
 
 
 def error_frame(request_id: str | None, code: ErrorCode, message: str,
                 retry_after_ms: int | None = None) -> dict[str, Any]:
     """An error always carries ``id`` (null if the request had none); only
     ``rate_limited`` says when to retry."""
-    frame: dict[str, Any] = {"type": "error", "id": request_id, "code": code, "message": message}
-    if retry_after_ms is not None:
-        frame["retry_after_ms"] = retry_after_ms
-    return frame
+    return Error(id=request_id, code=code, message=message,
+                 retry_after_ms=retry_after_ms).frame()

@@ -260,11 +260,6 @@ KINDS: dict[str, Kind] = {
     **{name: Kind(name, r) for name, r in CLUB_REQUESTS.items()},
     **{a.name: Kind(a.name, GameAction, a) for a in game.ACTION_TYPES},
 }
-ACTION_NAMES: frozenset[str] = frozenset(KINDS)
-
-
-def kind_of(request: Request) -> Kind:
-    return KINDS[request.name]
 
 
 def read_request(body: object) -> Request:

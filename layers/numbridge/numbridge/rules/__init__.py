@@ -23,94 +23,34 @@ game ends on time, the timeouts past the first few folded into ``timeouts``.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .actions import (
-        Abort,
-        AcceptAdjourn,
-        AcceptDraw,
-        Action,
-        DeclineDraw,
-        Exchange,
-        OfferAdjourn,
-        OfferDraw,
-        Place,
-        Resign,
-        Resume,
-        Swap,
-        Take,
-    )
-    from .engine import advance, apply, legal
-    from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
-    from .events import Event, Transition
-    from .geometry import InvalidLayout, Layout
-    from .highlight import candidates
-    from .options import Board, GameOptions
-    from .record import archive_record
-    from .seats import Seat, Status, Variant, other
-    from .setup import new_game
-    from .state import SCHEMA, GameState, RecordEntry, Result
-    from .views import next_deadline, player_view, spectator_view
-
-# Loaded on first use: a Lambda function that only reads the vocabulary (seats,
-# errors) or the actions' declarations should not pay for the whole engine. A module
-# that calls into one of them imports it (``import numbridge.rules.engine``), so that it
-# loads with that module at a function's init rather than in its first request.
-_HOMES: dict[str, str] = {
-    "Abort": "actions",
-    "AcceptAdjourn": "actions",
-    "AcceptDraw": "actions",
-    "Action": "actions",
-    "Board": "options",
-    "DeclineDraw": "actions",
-    "Event": "events",
-    "Exchange": "actions",
-    "GameOptions": "options",
-    "GameOver": "errors",
-    "GameState": "state",
-    "IllegalAction": "errors",
-    "InvalidLayout": "geometry",
-    "Layout": "geometry",
-    "MalformedAction": "errors",
-    "NotYourTurn": "errors",
-    "OfferAdjourn": "actions",
-    "OfferDraw": "actions",
-    "Place": "actions",
-    "RecordEntry": "state",
-    "Resign": "actions",
-    "Result": "state",
-    "Resume": "actions",
-    "RulesError": "errors",
-    "SCHEMA": "state",
-    "Seat": "seats",
-    "Status": "seats",
-    "Swap": "actions",
-    "Take": "actions",
-    "Transition": "events",
-    "Variant": "seats",
-    "advance": "engine",
-    "apply": "engine",
-    "archive_record": "record",
-    "candidates": "highlight",
-    "legal": "engine",
-    "new_game": "setup",
-    "next_deadline": "views",
-    "other": "seats",
-    "player_view": "views",
-    "spectator_view": "views",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
+# The whole engine loads with the package: a function that plays loads it at init,
+# not in its first request; $connect and $disconnect import nothing of it.
+from .actions import (
+    Abort,
+    AcceptAdjourn,
+    AcceptDraw,
+    Action,
+    DeclineDraw,
+    Exchange,
+    OfferAdjourn,
+    OfferDraw,
+    Place,
+    Resign,
+    Resume,
+    Swap,
+    Take,
+)
+from .engine import advance, apply, legal
+from .errors import GameOver, IllegalAction, MalformedAction, NotYourTurn, RulesError
+from .events import Event, Transition
+from .geometry import InvalidLayout, Layout
+from .highlight import candidates
+from .options import Board, GameOptions
+from .record import archive_record
+from .seats import Seat, Status, Variant, other
+from .setup import new_game
+from .state import SCHEMA, GameState, RecordEntry, Result
+from .views import next_deadline, player_view, spectator_view
 
 __all__ = [
     "SCHEMA",

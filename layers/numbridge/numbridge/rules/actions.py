@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, get_args
 
 from numbridge.values import frozen
 
@@ -118,11 +118,7 @@ Action = (
     Place | Take | Exchange | Swap | Resign | OfferDraw | AcceptDraw | DeclineDraw
     | OfferAdjourn | AcceptAdjourn | Resume | Abort
 )
-ACTION_TYPES: tuple[type[Action], ...] = (
-    Place, Take, Exchange, Swap, Resign, OfferDraw, AcceptDraw, DeclineDraw,
-    OfferAdjourn, AcceptAdjourn, Resume, Abort,
-)
-BY_NAME: dict[str, type[Action]] = {kind.name: kind for kind in ACTION_TYPES}
+ACTION_TYPES: tuple[type[Action], ...] = get_args(Action)
 
 # --- what applies each action (filled by the modules that hold the rules) ------------
 

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 import boto3
 from botocore.config import Config
 
-from numbridge.club.rooms import Rooms, load_rooms
-from numbridge.service.botturns import BotTurns, NoBotTurns, SqsBotTurns, delay_ms_from
-from numbridge.service.notifier import CONCURRENT_POSTS, Notifier
+from numbridge.club.rooms import Rooms
+from numbridge.service.aws.notifier import CONCURRENT_POSTS, Notifier
+from numbridge.service.aws.sqs_bot_turns import NoBotTurns, SqsBotTurns, delay_ms_from
+from numbridge.service.aws.sqs_timers import SqsTimers
+from numbridge.service.ports import BotTurns, Timers
 from numbridge.service.ratelimit import RateLimiter
-from numbridge.service.timers import SqsTimers, Timers
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections
 from numbridge.store.dynamodb import DynamoStore
@@ -122,7 +123,7 @@ def from_environment() -> Services:
         bots=SqsBotTurns(sqs, bot_queue, delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         if bot_queue else NoBotTurns(),
         token_secret=token_secret,
-        rooms=Rooms.deferred(load_rooms),
+        rooms=Rooms.deferred(_load_rooms),
         cognito=CognitoVerifier(pool) if pool else None,
     )
 
@@ -142,3 +143,10 @@ def install(custom: Services | None) -> None:
     """Replace the process-wide services (tests, the local runtime)."""
     global _services
     _services = custom
+
+
+def _load_rooms() -> Rooms:
+    # YAML and pydantic load with the rooms, on first use, not at every cold start.
+    from numbridge.club.rooms_config import load_rooms
+
+    return load_rooms()

@@ -28,14 +28,23 @@ UseCase = Callable[..., Outcome]
 # is one request, ``GameAction``, served by ``play``. A request that belongs to the
 # connection it came on (``req.Request.connection``) is also told which one.
 USE_CASES: dict[type[req.Request], str] = {
-    req.Rooms: "lobby:rooms", req.Propose: "botgame:propose",
-    req.Proposals: "lobby:proposals", req.Withdraw: "lobby:withdraw",
-    req.Accept: "lobby:accept", req.Games: "lobby:games", req.Record: "lobby:record",
-    req.Leaderboard: "lobby:leaderboard",
-    req.GameAction: "play:play", req.Sync: "play:sync", req.Candidates: "play:candidates",
-    req.OfferRematch: "rematch:offer_rematch", req.AcceptRematch: "rematch:accept_rematch",
-    req.DeclineRematch: "rematch:decline_rematch",
-    req.Live: "watching:live", req.Watch: "watching:watch", req.Unwatch: "watching:unwatch",
+    req.Rooms: "usecases.lobby:rooms",
+    req.Propose: "bots.game:propose",
+    req.Proposals: "usecases.lobby:proposals",
+    req.Withdraw: "usecases.lobby:withdraw",
+    req.Accept: "usecases.lobby:accept",
+    req.Games: "usecases.lobby:games",
+    req.Record: "usecases.lobby:record",
+    req.Leaderboard: "usecases.lobby:leaderboard",
+    req.GameAction: "usecases.play:play",
+    req.Sync: "usecases.play:sync",
+    req.Candidates: "usecases.play:candidates",
+    req.OfferRematch: "usecases.rematch:offer_rematch",
+    req.AcceptRematch: "usecases.rematch:accept_rematch",
+    req.DeclineRematch: "usecases.rematch:decline_rematch",
+    req.Live: "usecases.watching:live",
+    req.Watch: "usecases.watching:watch",
+    req.Unwatch: "usecases.watching:unwatch",
 }
 _resolved: dict[type[req.Request], UseCase] = {}
 
@@ -57,7 +66,7 @@ def use_case(kind: type[req.Request]) -> UseCase:
     return found
 
 
-# $connect and $disconnect: numbridge.service.sessions.
+# $connect and $disconnect: numbridge.service.usecases.sessions.
 
 
 # --- messages -------------------------------------------------------------------

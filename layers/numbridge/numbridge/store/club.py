@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from numbridge.store import keys
 from numbridge.store.port import Absent, Delete, Equals, KeyRange, Present, Put, Store, Write
 from numbridge.values import frozen
 
 if TYPE_CHECKING:  # types only: the store knows no rules
-    from numbridge.rules.seats import BlockKind, Variant
+    from numbridge.club.proposals import ProposalDoc
 
 RATING_FIELDS = ("rating", "rd", "volatility")
 
@@ -26,21 +26,6 @@ class Slot:
     n: int
     proposal: str
     expires_ms: int
-
-
-class ProposalDoc(TypedDict):
-    """An open proposal, as stored and as the clients see it."""
-
-    id: str
-    room: str
-    by: str
-    variant: Variant
-    blocks: BlockKind
-    clues: int
-    highlighting: bool
-    rated: bool
-    colour: Literal["blue", "red", "random"]
-    created_ms: int
 
 
 @frozen

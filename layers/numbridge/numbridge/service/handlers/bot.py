@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from numbridge.service import context as ctx
-from numbridge.service.botmove import on_bot_messages
+from numbridge.service.bots.move import on_bot_messages
 from numbridge.service.handlers.entry import lambda_entry
 
 

@@ -8,7 +8,7 @@ import jwt  # noqa: F401  (token checks load it: at init, not in the first conne
 
 from numbridge.service import context as ctx
 from numbridge.service.handlers.entry import API_CORRELATION_ID, lambda_entry
-from numbridge.service.sessions import on_connect
+from numbridge.service.usecases.sessions import on_connect
 
 
 @lambda_entry(correlation_id_path=API_CORRELATION_ID)

@@ -6,7 +6,7 @@ from typing import Any
 
 from numbridge.service import context as ctx
 from numbridge.service.handlers.entry import API_CORRELATION_ID, lambda_entry
-from numbridge.service.sessions import on_disconnect
+from numbridge.service.usecases.sessions import on_disconnect
 
 
 @lambda_entry(correlation_id_path=API_CORRELATION_ID)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from numbridge.service import context as ctx
-from numbridge.service.deadlines import on_sweep, on_timer_messages
 from numbridge.service.handlers.entry import lambda_entry
+from numbridge.service.usecases.deadlines import on_sweep, on_timer_messages
 
 
 @lambda_entry()

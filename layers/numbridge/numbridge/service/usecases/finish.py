@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.record
-import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.club.ratings import Rating, is_provisional, rate_game
+from numbridge.protocol.answers import RatingChange
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
-from numbridge.service.views import summary
+from numbridge.service.usecases.views import summary
 from numbridge.store.club import Archive, PlayerGames, Ratings
 from numbridge.store.live import LiveGames, PlayingGames
 from numbridge.store.port import Write
@@ -25,7 +23,7 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
                   now_ms: int) -> list[Write]:
     if before is not None and before.status == after.status:
         return []
-    extras: dict[str, dict[str, Any]] = {seat: {} for seat in SEATS}
+    extras: dict[str, dict[str, Any]] = {seat: {} for seat in SEATS}  # summary's keywords
     writes: list[Write] = []
     if after.status == "finished":
         writes.append(Archive.put_write(after.game_id, rules.archive_record(after)))
@@ -94,8 +92,7 @@ def _rating_writes(svc: Services, state: rules.GameState,
             games=(row.games if row else 0) + 1,
             expected_rv=row.rv if row else None, provisional=is_provisional(new),
         ))
-        extras[seat]["rating"] = {
-            "before": round(before[seat].rating, 1), "after": round(new.rating, 1),
-            "rd": round(new.rd, 1), "provisional": is_provisional(new),
-        }
+        extras[seat]["rating"] = RatingChange(
+            before=round(before[seat].rating, 1), after=round(new.rating, 1),
+            rd=round(new.rd, 1), provisional=is_provisional(new))
     return writes

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from numbridge.auth import AuthUnavailable, InvalidToken, verify_player
 from numbridge.service.observability import logger
-from numbridge.service.presence import announce
+from numbridge.service.usecases.presence import announce
 
 if TYPE_CHECKING:
     from numbridge.service.context import Services

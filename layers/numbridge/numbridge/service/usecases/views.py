@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
-from numbridge.protocol import render
+from numbridge.protocol import answers, render
 from numbridge.store.games import StoredEvent
 from numbridge.store.rematches import Rematch
 
@@ -35,10 +32,7 @@ def state_frame(state: rules.GameState, seat: rules.Seat | None, now_ms: int,
             else rules.player_view(state, seat, now_ms))
     add_presence(view, online)
     add_rematch(view, state, rematch)
-    frame: dict[str, Any] = {"type": "state", "game": state.game_id, "v": state.v, "view": view}
-    if request_id is not None:
-        frame["id"] = request_id
-    return frame
+    return answers.State(game=state.game_id, v=state.v, view=view, id=request_id).frame()
 
 
 def add_presence(view: dict[str, Any], online: Mapping[str, bool] | None) -> None:
@@ -57,13 +51,13 @@ def add_rematch(view: dict[str, Any], state: rules.GameState, offer: Rematch | N
         view["rematch"] = offer.game
 
 
-def summary(state: rules.GameState, seat: rules.Seat, now_ms: int,
-            **extra: Any) -> dict[str, Any]:
-    """One line of a player's ``games`` list."""
-    return {
-        "game": state.game_id, "status": state.status,
-        "result": state.result and state.result.to_dict(),
-        "variant": state.options.variant, "room": state.options.room, "you": seat,
-        "opponent": state.players[rules.other(seat)], "rated": state.options.rated,
-        "updated_ms": now_ms, **extra,
-    }
+def summary(state: rules.GameState, seat: rules.Seat, now_ms: int, *,
+            rated: bool | None = None,
+            rating: answers.RatingChange | None = None) -> dict[str, Any]:
+    """One line of a player's ``games`` list, as it is stored and listed."""
+    return answers.to_json_fields(answers.GameSummary(
+        game=state.game_id, status=state.status, result=state.result,
+        variant=state.options.variant, room=state.options.room, you=seat,
+        opponent=state.players[rules.other(seat)],
+        rated=state.options.rated if rated is None else rated,
+        updated_ms=now_ms, rating=rating))

@@ -11,25 +11,19 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.engine
-import numbridge.rules.events
-import numbridge.rules.highlight
-import numbridge.rules.state
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
-from numbridge.protocol import ProtocolError, ack_frame, error_frame
+from numbridge.protocol import ProtocolError, ack_frame, answers, error_frame
 from numbridge.protocol.requests import Candidates, GameAction, Sync
 from numbridge.rules.seats import SEATS
-from numbridge.service import botseat
+from numbridge.service.bots import seats as botseat
 from numbridge.service.context import Services
-from numbridge.service.finish import status_writes
 from numbridge.service.observability import count
 from numbridge.service.outcome import Outcome, Timer
-from numbridge.service.presence import online
-from numbridge.service.seating import game_row, load, seat_of
-from numbridge.service.views import event_frame, for_viewer, state_frame
-from numbridge.service.watching import spectators_allowed
+from numbridge.service.usecases.finish import status_writes
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.seating import game_row, load, seat_of
+from numbridge.service.usecases.views import event_frame, for_viewer, state_frame
+from numbridge.service.usecases.watching import spectators_allowed
 from numbridge.service.wire_errors import wire_error
 from numbridge.store.games import GameRow
 
@@ -147,5 +141,5 @@ def candidates(svc: Services, player: str, request: Candidates) -> Outcome:
     row, seat = load(svc, request.game, player)
     state = rules.GameState.from_dict(row.state)
     cells = rules.candidates(state, seat, request.digit)
-    return Outcome([{"type": "candidates", "id": request.id, "game": request.game,
-                     "digit": request.digit, "cells": [list(c) for c in cells]}])
+    return Outcome([answers.CandidatesAnswer(id=request.id, game=request.game,
+                                             digit=request.digit, cells=list(cells)).frame()])

@@ -10,16 +10,14 @@ time, each with its version and how many watch it.
 
 from __future__ import annotations
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state  # noqa: F401
 from numbridge import rules
-from numbridge.protocol import ProtocolError, ack_frame
+from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
-from numbridge.service import pages
 from numbridge.service.context import Services
 from numbridge.service.outcome import Outcome
-from numbridge.service.presence import online
-from numbridge.service.views import state_frame
+from numbridge.service.usecases import pages
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.views import state_frame
 
 
 def spectators_allowed(svc: Services, room_id: str) -> bool:
@@ -74,5 +72,5 @@ def live(svc: Services, player: str, request: req.Live) -> Outcome:
     for entry in listed:
         audience = svc.watches.audience(entry["game"], now)
         if audience is not None:
-            games.append({**entry, "v": audience.v, "watchers": audience.watchers})
-    return Outcome([{"type": "live", "id": request.id, "games": games, "next": following}])
+            games.append(answers.LiveGame(**entry, v=audience.v, watchers=audience.watchers))
+    return Outcome([answers.LiveAnswer(id=request.id, games=games, next=following).frame()])

@@ -36,8 +36,8 @@ import yaml
 TEMPLATE_ENV = "NUMBRIDGE_TEMPLATE"
 """Environment variable that overrides the template's location."""
 
-# layers/numbridge/numbridge/store/schema.py → the repository root.
-_REPO_ROOT_DEPTH = 4
+# layers/numbridge/numbridge/sam_template.py → the repository root.
+_REPO_ROOT_DEPTH = 3
 
 _TABLE_TYPE = "AWS::DynamoDB::Table"
 _FUNCTION_TYPE = "AWS::Serverless::Function"

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state  # noqa: F401
 from numbridge import rules
-from numbridge.protocol import ProtocolError, ack_frame
+from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
-from numbridge.service.presence import online
-from numbridge.service.seating import load
-from numbridge.service.views import state_frame
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.seating import load
+from numbridge.service.usecases.views import state_frame
 from numbridge.store.rematches import Rematch, Rematches
 
 
@@ -36,10 +34,10 @@ def _finished(svc: Services, player: str, game_id: str, what: str,
     return state, seat
 
 
-def _pushed(kind: str, state: rules.GameState, seat: rules.Seat,
-            **extra: Any) -> list[tuple[str, list[dict[str, Any]]]]:
+def _pushed(kind: type[answers.RematchOffered | answers.RematchDeclined],
+            state: rules.GameState, seat: rules.Seat) -> list[tuple[str, list[dict[str, Any]]]]:
     """A rematch frame (no ``v``: not an event of the game) to both players."""
-    frame = {"type": kind, "game": state.game_id, "seat": seat, **extra}
+    frame = kind(game=state.game_id, seat=seat).frame()
     return [(state.players[s], [frame]) for s in SEATS]
 
 
@@ -47,7 +45,7 @@ def offer_rematch(svc: Services, player: str, request: req.OfferRematch) -> Outc
     state, seat = _finished(svc, player, request.game, "offer_rematch")
     offer = svc.rematches.get(request.game)
     if offer is None:
-        return Outcome([ack_frame(request.id)], _pushed("rematch_offered", state, seat),
+        return Outcome([ack_frame(request.id)], _pushed(answers.RematchOffered, state, seat),
                        [Rematches.offer_write(request.game, player)])
     if offer.status == "offered" and offer.by != player:
         return _accept(svc, state, seat, offer, request.id)  # the offers crossed
@@ -63,7 +61,7 @@ def accept_rematch(svc: Services, player: str, request: req.AcceptRematch) -> Ou
 def decline_rematch(svc: Services, player: str, request: req.DeclineRematch) -> Outcome:
     state, seat = _finished(svc, player, request.game, "decline_rematch")
     offer = _opponents_offer(svc, request.game, player, "decline_rematch")
-    return Outcome([ack_frame(request.id)], _pushed("rematch_declined", state, seat),
+    return Outcome([ack_frame(request.id)], _pushed(answers.RematchDeclined, state, seat),
                    [Rematches.decline_write(request.game, offer)])
 
 
@@ -91,15 +89,14 @@ def _accept(svc: Services, old: rules.GameState, seat: rules.Seat, offer: Rematc
     now = svc.clock()
     # Imported here: the move function serves decline_rematch only and never deals (the
     # deal function has the lobby at init, for accept).
-    from numbridge.service.lobby import deal_game  # the one path to python-sat
+    from numbridge.service.usecases.lobby import deal_game  # the one path to python-sat
 
     dealt = deal_game(svc, options, players, now)
     state, game_id = dealt.state, dealt.state.game_id
     writes = [Rematches.accept_write(old.game_id, offer, game_id), *dealt.writes]
     count("Rematches")
     logger.info("rematch dealt", extra={"game": game_id, "after": old.game_id})
-    accepted = {"type": "rematch_accepted", "game": old.game_id, "seat": seat,
-                "rematch": game_id}
+    accepted = answers.RematchAccepted(game=old.game_id, seat=seat, rematch=game_id).frame()
     here = online(svc, players)
     pushes = [(players[s], [accepted, state_frame(state, s, now, online=here)]) for s in SEATS]
     timers = dealt.timers

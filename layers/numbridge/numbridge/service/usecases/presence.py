@@ -40,4 +40,6 @@ def announce(svc: Services, player: str, is_online: bool) -> None:
 
 
 def presence_frame(game_id: str, seat: str, is_online: bool) -> dict[str, Any]:
+    # protocol.answers.Presence, written out: $connect loads no protocol (the tests check
+    # every posted frame against the answer's model).
     return {"type": "presence", "game": game_id, "seat": seat, "online": is_online}

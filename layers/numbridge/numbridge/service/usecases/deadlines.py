@@ -10,11 +10,11 @@ import json
 from functools import partial
 from typing import Any
 
-from numbridge.service import play
 from numbridge.service.commit import settle
 from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import count, logger
+from numbridge.service.usecases import play
 
 
 def on_timer_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import dataclasses
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.club.proposals import seat_players
 from numbridge.names import bot_player
 from numbridge.protocol import ProtocolError, ack_frame
 from numbridge.protocol.requests import Propose
 from numbridge.rules.seats import SEATS
-from numbridge.service import botseat, lobby
+from numbridge.service.bots import seats as botseat
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
-from numbridge.service.views import state_frame
+from numbridge.service.usecases import lobby
+from numbridge.service.usecases.views import state_frame
 
 
 def propose(svc: Services, player: str, request: Propose) -> Outcome:

@@ -5,39 +5,32 @@ from __future__ import annotations
 import time
 import uuid
 
-import numbridge.rules.options
-import numbridge.rules.setup
-import numbridge.rules.state
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
-from numbridge.club.proposals import ProposalChoices, seat_players
+from numbridge.club.proposals import ProposalChoices, ProposalDoc, seat_players
 from numbridge.club.ratings import Rating, is_provisional
-from numbridge.protocol import ProtocolError, ack_frame
+from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
 from numbridge.rules.geometry import Layout
 from numbridge.rules.seats import SEATS
-from numbridge.service import pages
 from numbridge.service.context import Services
-from numbridge.service.finish import status_writes
 from numbridge.service.observability import MetricUnit, count, logger, measure
 from numbridge.service.outcome import Outcome, Timer
-from numbridge.service.presence import online
-from numbridge.service.views import state_frame
+from numbridge.service.usecases import pages
+from numbridge.service.usecases.finish import status_writes
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.views import state_frame
 from numbridge.store.club import (
     PROPOSALS_PER_PLAYER,
-    ProposalDoc,
     Proposals,
     StoredProposal,
     lapsed,
 )
 from numbridge.store.port import Write
-
-# Loaded at init, not by the first request (see numbridge.rules).
 from numbridge.values import frozen
 
 
 def rooms(svc: Services, player: str, request: req.Rooms) -> Outcome:
-    return Outcome([{"type": "rooms", "id": request.id, "rooms": svc.rooms.to_public()}])
+    return Outcome([answers.RoomsAnswer(id=request.id, rooms=tuple(svc.rooms)).frame()])
 
 
 def _stored_choices(proposal: ProposalDoc) -> ProposalChoices:
@@ -65,7 +58,7 @@ def propose(svc: Services, player: str, request: req.Propose) -> Outcome:
         "colour": request.colour, "created_ms": now,
     }
     lapsed_slot = next((slot for slot in slots if slot.n == free), None)
-    return Outcome([{"type": "proposal", "id": request.id, "proposal": proposal}],
+    return Outcome([answers.ProposalAnswer(id=request.id, proposal=proposal).frame()],
                    writes=Proposals.add_writes(proposal, free, lapsed_slot))
 
 
@@ -76,8 +69,8 @@ def proposals(svc: Services, player: str, request: req.Proposals) -> Outcome:
         room_ids, lambda room, limit, after: svc.proposals.in_room(room, limit=limit,
                                                                    after=after),
         request.after, keep=lambda proposal: not lapsed(proposal, now))
-    return Outcome([{"type": "proposals", "id": request.id, "proposals": found,
-                     "next": following}])
+    return Outcome([answers.ProposalsAnswer(id=request.id, proposals=found,
+                                            next=following).frame()])
 
 
 def _open_proposal(svc: Services, proposal_id: str) -> StoredProposal:
@@ -166,7 +159,7 @@ def games(svc: Services, player: str, request: req.Games) -> Outcome:
     listed, following = pages.one_page(
         lambda limit, after: svc.player_games.of_player(player, limit=limit, after=after),
         request.after)
-    return Outcome([{"type": "games", "id": request.id, "games": listed, "next": following}])
+    return Outcome([answers.GamesAnswer(id=request.id, games=listed, next=following).frame()])
 
 
 def record(svc: Services, player: str, request: req.Record) -> Outcome:
@@ -174,8 +167,8 @@ def record(svc: Services, player: str, request: req.Record) -> Outcome:
     if found is None:
         # A game in progress is not readable this way: the same answer as no game.
         raise ProtocolError("not_found", f"no finished game {request.game!r} in the archive")
-    return Outcome([{"type": "record", "id": request.id, "game": request.game,
-                     "record": found}])
+    return Outcome([answers.RecordAnswer(id=request.id, game=request.game,
+                                         record=found).frame()])
 
 
 def leaderboard(svc: Services, player: str, request: req.Leaderboard) -> Outcome:
@@ -183,9 +176,10 @@ def leaderboard(svc: Services, player: str, request: req.Leaderboard) -> Outcome
         lambda limit, after: svc.ratings.leaderboard(request.variant, limit=limit,
                                                      after=after),
         request.after)
-    players = [{"name": row.name, "games": row.games, "rating": row.rating, "rd": row.rd,
-                "volatility": row.volatility,
-                "provisional": is_provisional(Rating(row.rating, row.rd, row.volatility))}
-               for row in rows]
-    return Outcome([{"type": "leaderboard", "id": request.id, "variant": request.variant,
-                     "players": players, "next": following}])
+    players = [answers.LeaderboardEntry(
+        name=row.name, rating=row.rating, rd=row.rd, volatility=row.volatility,
+        games=row.games,
+        provisional=is_provisional(Rating(row.rating, row.rd, row.volatility)))
+        for row in rows]
+    return Outcome([answers.LeaderboardAnswer(id=request.id, variant=request.variant,
+                                              players=players, next=following).frame()])

@@ -11,8 +11,6 @@ before the move limit, so a bot seat does not lose its move to a failure.
 
 from __future__ import annotations
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state  # noqa: F401
 from numbridge import rules
 from numbridge.names import bot_level
 from numbridge.rules.seats import SEATS

@@ -1,4 +1,4 @@
-"""Bot turns: the port, and its AWS adapter (one SQS message per turn a bot seat owes).
+"""Bot turns in AWS: one SQS message per turn a bot seat owes (the port: ``service.ports``).
 
 The body is ``{"game", "seat", "v"}``; the ``bot`` function plays that seat if
 the game is still at ``v``. The pause a person can follow is the message's
@@ -11,17 +11,12 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Protocol
+from typing import Any
 
 DEFAULT_DELAY_MS = 800
 MAX_DELAY_S = 900
 
 log = logging.getLogger("numbridge")
-
-
-class BotTurns(Protocol):
-    def send(self, game_id: str, seat: str, v: int) -> None:
-        """Wake the ``bot`` function for (game, seat, v) after the bot's pause."""
 
 
 class SqsBotTurns:

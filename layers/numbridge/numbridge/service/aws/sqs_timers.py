@@ -1,4 +1,4 @@
-"""Per-turn timers: the port, and its AWS adapter (one SQS message per new deadline).
+"""Per-turn timers in AWS: one SQS message per new deadline (the port: ``service.ports``).
 
 SQS delays are capped at 15 minutes; a message that arrives before its deadline
 is sent again for the rest of the wait (``play.advance``). A timer that could
@@ -9,14 +9,9 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Protocol
+from typing import Any
 
 MAX_DELAY_S = 900
-
-
-class Timers(Protocol):
-    def schedule(self, game_id: str, v: int, deadline_ms: int, now_ms: int) -> None:
-        """Wake the ``timeout`` function for (game, v) at ``deadline_ms``."""
 
 
 class SqsTimers:

@@ -14,22 +14,19 @@ import json
 import random
 from typing import Any, cast
 
-# Loaded at init, not by the first request (see numbridge.rules).
-import numbridge.rules.state
-import numbridge.rules.views  # noqa: F401
 from numbridge import rules
 from numbridge.bot import Knowledge, Level, decide, observe_all
 from numbridge.names import bot_level
 from numbridge.protocol import FrameRefused, read_request
 from numbridge.protocol.requests import GameAction
 from numbridge.rules.seats import is_seat
-from numbridge.service import play
 from numbridge.service.commit import Once, digest, settle
 from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
-from numbridge.service.views import for_viewer
+from numbridge.service.usecases import play
+from numbridge.service.usecases.views import for_viewer
 
 
 def request_id(game_id: str, v: int) -> str:

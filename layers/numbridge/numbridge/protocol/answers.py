@@ -1,0 +1,338 @@
+"""Every frame the server sends that is not a game event, defined once.
+
+Each is a frozen dataclass: its ``type``, its fields (the docstring under a field
+is its description), its docstring. A use case builds one and sends
+``answer.frame()``; :mod:`.models` derives from the same classes the pydantic
+models that check every posted frame in the tests and write the AsyncAPI
+document. Game events are the rules' own dataclasses (:mod:`.render`).
+
+Plain Python (no pydantic): rendering costs a function nothing at a cold start.
+A field whose default is ``None`` is left out of the frame while it is ``None``
+(``retry_after_ms`` outside ``rate_limited``, a ``state``'s ``id`` when it
+answers nothing); a field without a default is always there, ``null`` included.
+The rooms are the club's own values (:class:`~numbridge.club.rooms.Room`): their
+wire form is derived from their fields (:func:`room_json`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+
+from numbridge.values import frozen
+
+if TYPE_CHECKING:
+    from numbridge.club.proposals import ProposalDoc
+    from numbridge.club.rooms import ClueRange, Room, VariantSettings
+    from numbridge.protocol.errors import ErrorCode
+    from numbridge.rules.seats import Seat, Status, Variant
+    from numbridge.rules.state import Result
+    from numbridge.rules.view_types import View
+
+CellOut = tuple[int, int]
+
+
+class Answer:
+    """A frame the server sends: ``{"type": TYPE, ...fields}``."""
+
+    type: ClassVar[str]
+
+    def frame(self) -> dict[str, Any]:
+        return {"type": self.type, **_fields_json(self)}
+
+
+def to_json_fields(value: Any) -> dict[str, Any]:
+    """A part of an answer as JSON (a ``None`` left at its default ``None`` absent)."""
+    return _fields_json(value)
+
+
+def _fields_json(value: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field in fields(value):
+        item = getattr(value, field.name)
+        if item is None and field.default is None:
+            continue
+        out[field.name] = to_json(item)
+    return out
+
+
+def to_json(value: Any) -> Any:
+    """An answer's field as JSON data: parts are objects of their fields, tuples lists."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, list | tuple):
+        return [to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: to_json(v) for k, v in value.items()}
+    kind = type(value).__name__
+    if kind == "Room":
+        return room_json(value)
+    if kind in PUBLIC_NAMES:
+        return _all_fields_json(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        from numbridge.rules.plain import plain
+
+        return plain(value)  # the rules' values (a result) as they always go out
+    raise TypeError(f"no wire form for {type(value).__name__}")
+
+
+# --- the rooms: the club's values, as the ``rooms`` frame lists them ----------------
+
+
+@frozen
+class RoomVariants:
+    """A room; ``variant``, ``size``, ``clues`` and ``take_price`` are null in a room
+    that offers several variants (``by_variant`` has them for each)."""
+
+    variant: Variant | None
+    variants: list[Variant]
+    size: int | None
+    clues: ClueRange | None
+    take_price: int | None
+
+
+@frozen
+class RoomBoards:
+    """What a listed room carries after its own fields: each variant's board."""
+
+    by_variant: Mapping[Variant, VariantSettings]
+
+
+PUBLIC_NAMES = {"Room": "RoomOut", "ClueRange": "ClueRangeOut", "VariantSettings": "VariantOut"}
+"""The club's values that answers carry, and the names of their wire forms."""
+UNLISTED = {"VariantSettings": ("variant",)}
+"""Fields of a club value that its wire form leaves out (``variant``: the key it is under)."""
+
+
+def room_variants(room: Room) -> RoomVariants:
+    only = room.variant
+    single = room.variants[only] if only is not None else None
+    return RoomVariants(
+        variant=only, variants=list(room.variants),
+        size=single.size if single else None,
+        clues=single.clues if single else None,
+        take_price=single.take_price if single else None,
+    )
+
+
+def room_json(room: Room) -> dict[str, Any]:
+    """A room as listed: the room's own fields, its ``variants`` mapping replaced by
+    :class:`RoomVariants`'s fields, then :class:`RoomBoards`'s."""
+    out: dict[str, Any] = {}
+    for field in fields(room):
+        if field.name == "variants":
+            out.update(_all_fields_json(room_variants(room)))
+        else:
+            out[field.name] = to_json(getattr(room, field.name))
+    out.update(_all_fields_json(RoomBoards(by_variant=room.variants)))
+    return out
+
+
+def _all_fields_json(value: Any) -> dict[str, Any]:
+    left_out = UNLISTED.get(type(value).__name__, ())
+    return {f.name: to_json(getattr(value, f.name)) for f in fields(value)
+            if f.name not in left_out}
+
+
+# --- answers to a request (each carries the request's id) ---------------------------
+
+
+@frozen(kw_only=True)
+class Ack(Answer):
+    type: ClassVar[str] = "ack"
+    id: str
+
+
+@frozen(kw_only=True)
+class Error(Answer):
+    type: ClassVar[str] = "error"
+    id: str | None
+    """the request's id; null if the frame had none"""
+    code: ErrorCode
+    message: str
+    retry_after_ms: int | None = None
+    """with rate_limited: when a retry may succeed"""
+
+
+@frozen(kw_only=True)
+class State(Answer):
+    type: ClassVar[str] = "state"
+    game: str
+    v: int
+    view: Annotated[dict[str, Any], View]  # the view as JSON; its model is the View
+    id: str | None = None
+    """present when answering a sync or a watch"""
+
+
+@frozen(kw_only=True)
+class RoomsAnswer(Answer):
+    type: ClassVar[str] = "rooms"
+    id: str
+    rooms: tuple[Room, ...]
+
+
+@frozen(kw_only=True)
+class ProposalAnswer(Answer):
+    type: ClassVar[str] = "proposal"
+    id: str
+    proposal: ProposalDoc
+
+
+@frozen(kw_only=True)
+class ProposalsAnswer(Answer):
+    type: ClassVar[str] = "proposals"
+    id: str
+    proposals: list[ProposalDoc]
+    next: str | None
+    """cursor of the next page (`after`); null on the last"""
+
+
+@frozen(kw_only=True)
+class RatingChange:
+    before: float
+    after: float
+    rd: float
+    provisional: bool
+
+
+@frozen(kw_only=True)
+class GameSummary:
+    game: str
+    status: Status
+    result: Result | None
+    variant: Variant
+    room: str
+    you: Seat
+    opponent: str
+    rated: bool
+    updated_ms: int
+    rating: RatingChange | None = None
+    """a rated game, once finished"""
+
+
+@frozen(kw_only=True)
+class GamesAnswer(Answer):
+    type: ClassVar[str] = "games"
+    id: str
+    games: list[Annotated[dict[str, Any], GameSummary]]  # as stored: each its JSON
+    next: str | None
+    """cursor of the next page (`after`); null on the last"""
+
+
+@frozen(kw_only=True)
+class RecordAnswer(Answer):
+    type: ClassVar[str] = "record"
+    id: str
+    game: str
+    record: dict[str, Any]
+
+
+@frozen(kw_only=True)
+class LeaderboardEntry:
+    name: str
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    provisional: bool
+
+
+@frozen(kw_only=True)
+class LeaderboardAnswer(Answer):
+    type: ClassVar[str] = "leaderboard"
+    id: str
+    variant: str
+    players: list[LeaderboardEntry]
+    next: str | None
+    """cursor of the next page (`after`); null on the last"""
+
+
+@frozen(kw_only=True)
+class CandidatesAnswer(Answer):
+    type: ClassVar[str] = "candidates"
+    id: str
+    game: str
+    digit: int
+    cells: list[CellOut]
+
+
+@frozen(kw_only=True)
+class LiveGame:
+    game: str
+    room: str
+    variant: Variant
+    players: dict[Seat, str]
+    v: int
+    """the game's version when listed"""
+    watchers: int
+    """connections watching it"""
+
+
+@frozen(kw_only=True)
+class LiveAnswer(Answer):
+    type: ClassVar[str] = "live"
+    id: str
+    games: list[LiveGame]
+    next: str | None
+    """cursor of the next page (`after`); null on the last"""
+
+
+# --- pushed frames (no ``id``) -------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class Hidden(Answer):
+    # What a viewer gets for an event that is not theirs to see: it still advances v.
+    type: ClassVar[str] = "hidden"
+    game: str
+    v: int
+
+
+@frozen(kw_only=True)
+class RematchOffered(Answer):
+    """To both players of a finished game: `seat` offers a rematch."""
+
+    type: ClassVar[str] = "rematch_offered"
+    game: str
+    seat: Seat
+
+
+@frozen(kw_only=True)
+class RematchDeclined(Answer):
+    """To both players: `seat` declined the rematch offer."""
+
+    type: ClassVar[str] = "rematch_declined"
+    game: str
+    seat: Seat
+
+
+@frozen(kw_only=True)
+class RematchAccepted(Answer):
+    """To both players, just before the new game's `state`: `seat` accepted; `rematch`
+    is the new game (colours swapped)."""
+
+    type: ClassVar[str] = "rematch_accepted"
+    game: str
+    seat: Seat
+    rematch: str
+
+
+@frozen(kw_only=True)
+class Presence(Answer):
+    """To the opponent (and the watchers) when a player's first connection opens or
+    last one closes, for each of that player's games in progress."""
+
+    type: ClassVar[str] = "presence"
+    game: str
+    seat: Seat
+    online: bool
+
+
+ANSWERS: tuple[type[Answer], ...] = (
+    Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
+    RecordAnswer, LeaderboardAnswer, CandidatesAnswer, LiveAnswer,
+)
+"""The answers to a request, in the order the AsyncAPI document lists them."""
+PUSHED: tuple[type[Answer], ...] = (RematchOffered, RematchDeclined, RematchAccepted, Presence)
+"""Pushed frames that are not game events (no ``v``)."""

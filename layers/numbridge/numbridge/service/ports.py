@@ -1,0 +1,22 @@
+"""The ports the use cases call besides the store (``numbridge.store.port``): what a
+runtime must provide to wake a game at its deadline and to give a bot seat its turn.
+
+Adapters: SQS in AWS (:mod:`.aws.sqs_timers`, :mod:`.aws.sqs_bot_turns`); the local
+runtime's own in :mod:`numbridge.local`. Posting frames goes through the API Gateway
+management client's interface (:mod:`.aws.notifier`), which the local runtime serves
+too.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Timers(Protocol):
+    def schedule(self, game_id: str, v: int, deadline_ms: int, now_ms: int) -> None:
+        """Wake the ``timeout`` function for (game, v) at ``deadline_ms``."""
+
+
+class BotTurns(Protocol):
+    def send(self, game_id: str, seat: str, v: int) -> None:
+        """Wake the ``bot`` function for (game, seat, v) after the bot's pause."""
