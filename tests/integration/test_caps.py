@@ -18,6 +18,7 @@ from numbridge.caps import (
     BOT_GAMES_PER_PLAYER,
     CONNECTION_LIFE_MS,
     CONNECTIONS_PER_PLAYER,
+    WATCHERS_PER_GAME,
     WATCHES_PER_CONNECTION,
 )
 from numbridge.service.ratelimit import RateLimiter
@@ -407,3 +408,15 @@ def test_a_flooding_connection_costs_no_store_read(world: World) -> None:
     assert phone.ask("rooms")["code"] == "rate_limited"  # way round the limit
     world.clock.advance(1000)
     assert ana.ask("rooms")["type"] == "rooms"
+
+
+def test_the_five_hundredth_watcher_is_the_last(world: World) -> None:
+    """The real cap (the tests above stand a smaller one in for it)."""
+    [game] = games_in_play(world, 1)
+    crowd = [world.join(f"fan{n // CONNECTIONS_PER_PLAYER}")
+             for n in range(WATCHERS_PER_GAME)]
+    assert {c.ask("watch", game=game)["type"] for c in crowd} == {"state"}
+    refused = world.join("late").ask("watch", id="one-too-many", game=game)
+    assert refused == {"type": "error", "id": "one-too-many", "code": "full",
+                       "message": f"game {game} has 500 watchers already"}
+    assert Watches(world.store).count(game, world.clock()) == WATCHERS_PER_GAME
