@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from numbridge.caps import GameFull, TooManyGames, TooManyWatches
 from numbridge.club.proposals import ProposalRejected
 from numbridge.club.rooms import UnknownRoom
 from numbridge.protocol import ProtocolError
@@ -19,6 +20,9 @@ from numbridge.service.wire_errors import wire_error
         (IllegalAction("take [0, 0]: cell [0, 0] is not a clue"), "illegal"),
         (ProposalRejected("you cannot accept your own proposal"), "illegal"),
         (UnknownRoom("nope", ("bridge",)), "not_found"),
+        (TooManyGames("at most 3 games against the bot in play each"), "too_many_games"),
+        (TooManyWatches("at most 20 games watched on one connection"), "too_many_watches"),
+        (GameFull("game g-1 has 500 watchers already"), "full"),
         (ProtocolError("unauthorized", "not yours"), "unauthorized"),
     ],
 )

@@ -31,6 +31,7 @@ from numbridge.store.port import (
     Present,
     Put,
     Store,
+    unchanged,
 )
 from numbridge.store.sqlite import SqliteStore
 from testkit.moto_server import client as moto_client
@@ -217,6 +218,39 @@ def test_of_n_writers_on_one_version_exactly_one_wins(store: Store) -> None:
     (winner,) = won
     assert store.get("G", "STATE") == item("G", "STATE", v=2, by=winner)
     assert store.get("G", "EV#2") == item("G", "EV#2", by=winner)
+
+
+def test_counters_read_modified_and_written_unchanged_lose_no_increment(store: Store) -> None:
+    """A counter kept as the caps keep theirs: read, add one, write on condition that
+    the item is as read; racing writers retry. Every increment lands, exactly once."""
+    store.put(item("G", "PLAYING", room="blitz", watchers=0, gsi1pk="PLAYING#blitz",
+                   gsi1sk="g"))
+    writers, each = 8, 5
+    start = threading.Barrier(writers)
+
+    def bump() -> None:
+        start.wait()
+        for _ in range(each):
+            while True:
+                read = store.get("G", "PLAYING")
+                assert read is not None
+                try:
+                    store.transact([Put({**read, "watchers": int(read["watchers"]) + 1},
+                                        unchanged(read))])
+                    break
+                except ConflictError:
+                    continue
+
+    threads = [threading.Thread(target=bump) for _ in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    final = store.get("G", "PLAYING")
+    assert final is not None and final["watchers"] == writers * each
+    stale = {**final, "watchers": 0}
+    with pytest.raises(ConflictError):  # a write from an older read loses
+        store.put({**final, "watchers": 1}, unchanged(stale))
 
 
 def test_racing_creators_of_one_item_one_wins(store: Store) -> None:

@@ -183,6 +183,16 @@ def _forget_connections(opened: OpenStore) -> None:
     if isinstance(opened.store, SqliteStore):
         opened.store.purge_partitions(keys.CONN_PREFIX)
         opened.store.purge_partitions(keys.WATCH_PREFIX)
+        opened.store.purge_partitions(keys.CONNECTION_SLOT_PREFIX)
+        _forget_watchers(opened)
+
+
+def _forget_watchers(opened: OpenStore) -> None:
+    """The games' counts of watchers, now that no watch is left."""
+    from numbridge.club.rooms_config import load_rooms
+    from numbridge.store.live import PlayingGames
+
+    PlayingGames(opened.store).forget_watchers(list(load_rooms().ids))
 
 
 def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:

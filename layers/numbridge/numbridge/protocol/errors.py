@@ -20,6 +20,9 @@ ErrorCode = Literal[
     "conflict",
     "rate_limited",
     "internal",
+    "too_many_games",
+    "too_many_watches",
+    "full",
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 

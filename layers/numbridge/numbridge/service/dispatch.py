@@ -72,6 +72,11 @@ def use_case(kind: type[req.Request]) -> UseCase:
 # --- messages -------------------------------------------------------------------
 
 
+def connection_key(connection_id: str) -> str:
+    """A connection's bucket in the rate limiter (no player name holds a space)."""
+    return f"connection {connection_id}"
+
+
 class MessageHandler:
     """Handles one message frame; a mutating request is applied at most once per
     (player, id), its answer committed with its change (``service.commit``)."""
@@ -102,16 +107,16 @@ class MessageHandler:
             return refused(request.id, ProtocolError("internal", "the server failed; retry"))
 
     def _handle(self, connection_id: str, request: req.Request) -> Outcome:
+        # A flood from one connection is turned away before it costs a store read.
+        if (limited := self._limited(connection_key(connection_id), request)) is not None:
+            return limited
         player = self.svc.connections.player_of(connection_id)
         if player is None:
             return refused(request.id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
         logger.append_keys(player=player)
-        wait_ms = self.svc.limiter.take(player, self.svc.clock())
-        if wait_ms is not None:
-            count("RateLimited")
-            return refused(request.id, ProtocolError(
-                "rate_limited", f"too many requests: retry in {wait_ms} ms", wait_ms))
+        if (limited := self._limited(player, request)) is not None:
+            return limited
         if isinstance(request, req.GameRequest):
             logger.append_keys(game=request.game)
         serve = use_case(type(request))
@@ -125,3 +130,12 @@ class MessageHandler:
         if once is not None and (repeat := once.stored(self.svc)) is not None:
             return repeat
         return settle(self.svc, decide, once, request.id)
+
+    def _limited(self, key: str, request: req.Request) -> Outcome | None:
+        """The refusal when ``key`` (a connection, then its player) spent its requests."""
+        wait_ms = self.svc.limiter.take(key, self.svc.clock())
+        if wait_ms is None:
+            return None
+        count("RateLimited")
+        return refused(request.id, ProtocolError(
+            "rate_limited", f"too many requests: retry in {wait_ms} ms", wait_ms))

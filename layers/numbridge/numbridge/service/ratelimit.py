@@ -1,8 +1,11 @@
-"""A per-player request rate limit: a token bucket for each player, in this process.
+"""A request rate limit: a token bucket for each connection and each player, in this
+process.
 
-Every runtime applies it the same way, in the message handler, before any
-store read: a burst of :data:`BURST` requests, then :data:`PER_SECOND` a
-second. Beyond that the answer is ``rate_limited`` with ``retry_after_ms``.
+Every runtime applies it the same way, in the message handler: the connection's
+bucket before any store read (a flood costs no read), the player's once the
+connection's player is known (a player's devices together get no more). Each
+allows a burst of :data:`BURST` requests, then :data:`PER_SECOND` a second.
+Beyond that the answer is ``rate_limited`` with ``retry_after_ms``.
 
 In AWS each Lambda container keeps its own buckets, so a player spread over
 N warm containers gets up to N times the rate; API Gateway's stage throttling
@@ -31,7 +34,8 @@ class RateLimiter:
         self._lock = threading.Lock()
 
     def take(self, player: str, now_ms: int) -> int | None:
-        """Spend one request of ``player``'s; None if allowed, else ms until the next."""
+        """Spend one request of ``player``'s (a player's or a connection's bucket);
+        None if allowed, else ms until the next."""
         with self._lock:
             tokens, at_ms = self._buckets.pop(player, (float(self.burst), now_ms))
             tokens = min(float(self.burst),

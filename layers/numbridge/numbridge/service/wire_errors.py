@@ -7,6 +7,7 @@ use case refused with. Order matters: the first class that matches wins.
 
 from __future__ import annotations
 
+from numbridge.caps import GameFull, TooManyGames, TooManyWatches
 from numbridge.club.proposals import ProposalRejected
 from numbridge.club.rooms import UnknownRoom
 from numbridge.protocol import ErrorCode, ProtocolError
@@ -19,6 +20,9 @@ WIRE_CODES: tuple[tuple[type[Exception], ErrorCode], ...] = (
     (RulesError, "illegal"),
     (ProposalRejected, "illegal"),
     (UnknownRoom, "not_found"),
+    (TooManyGames, "too_many_games"),
+    (TooManyWatches, "too_many_watches"),
+    (GameFull, "full"),
 )
 
 

@@ -1,12 +1,43 @@
-"""WebSocket connections: which player each belongs to, and each player's devices."""
+"""WebSocket connections: which player each belongs to, and each player's devices.
+
+Each open connection holds one of its player's connection slots (``PLAYER#a`` /
+``CONNSLOT#n``, taken conditionally with the connection's items), so that at most
+:data:`~numbridge.caps.CONNECTIONS_PER_PLAYER` are open at once even when they
+connect together. ``$disconnect`` frees the slot; a slot older than a connection
+can live (:data:`~numbridge.caps.CONNECTION_LIFE_MS`) belongs to a connection that
+vanished without one, and is taken over — a lost ``$disconnect`` cannot lock a
+player out.
+"""
 
 from __future__ import annotations
 
+import contextlib
+
+from numbridge.caps import CONNECTION_LIFE_MS, CONNECTIONS_PER_PLAYER, TooManyConnections
 from numbridge.store import keys
-from numbridge.store.port import KeyRange, Put, Store
+from numbridge.store.port import (
+    Absent,
+    ConflictError,
+    Equals,
+    Item,
+    KeyRange,
+    Put,
+    Store,
+    Write,
+)
 from numbridge.store.watches import Watches
+from numbridge.values import frozen
 
 CONNECTION_TTL_S = 3 * 3600  # API Gateway closes connections after 2 h
+# Reads of the slots before giving up when other connections keep taking the free one.
+SLOT_ATTEMPTS = 5
+
+
+@frozen
+class ConnectionSlot:
+    n: int
+    connection: str
+    connected_ms: int
 
 
 class Connections:
@@ -14,16 +45,57 @@ class Connections:
         self.store = store
 
     def add(self, connection_id: str, player: str, now_ms: int) -> None:
+        """Bind the connection to its player; :class:`TooManyConnections` when the
+        player's slots are all held by live connections."""
+        for _ in range(SLOT_ATTEMPTS):
+            n, taken = self._free_slot(player, connection_id, now_ms)
+            try:
+                self.store.transact(self._add_writes(connection_id, player, now_ms, n, taken))
+                return
+            except ConflictError:
+                continue  # another connection took that slot first: read them again
+        raise TooManyConnections("the player's connection slots are being taken")
+
+    def slots(self, player: str) -> list[ConnectionSlot]:
+        page = self.store.query(keys.player(player),
+                                KeyRange(prefix=keys.CONNECTION_SLOT_PREFIX))
+        return [ConnectionSlot(int(str(i["sk"]).removeprefix(keys.CONNECTION_SLOT_PREFIX)),
+                               str(i["connection"]), int(i["connected_ms"]))
+                for i in page.items]
+
+    def _free_slot(self, player: str, connection_id: str,
+                   now_ms: int) -> tuple[int, ConnectionSlot | None]:
+        held = {slot.n: slot for slot in self.slots(player)}
+        for n in range(CONNECTIONS_PER_PLAYER):
+            slot = held.get(n)
+            if (slot is None or slot.connection == connection_id
+                    or slot.connected_ms + CONNECTION_LIFE_MS <= now_ms):
+                return n, slot
+        raise TooManyConnections(
+            f"at most {CONNECTIONS_PER_PLAYER} connections each: close one first")
+
+    @staticmethod
+    def _add_writes(connection_id: str, player: str, now_ms: int, n: int,
+                    taken: ConnectionSlot | None) -> list[Write]:
         expires = now_ms // 1000 + CONNECTION_TTL_S
-        self.store.transact([
+        held = Absent() if taken is None else Equals({"connection": taken.connection,
+                                                      "connected_ms": taken.connected_ms})
+        return [
             Put({"pk": keys.connection(connection_id), "sk": keys.CONN, "player": player,
-                 "connected_ms": now_ms, "expires_at": expires}),
+                 "connected_ms": now_ms, "expires_at": expires, "slot": n, "watching": 0}),
             Put({"pk": keys.player(player), "sk": keys.connection(connection_id),
                  "expires_at": expires}),
-        ])
+            Put({"pk": keys.player(player), "sk": keys.connection_slot(n),
+                 "connection": connection_id, "connected_ms": now_ms, "expires_at": expires},
+                held),
+        ]
+
+    def get(self, connection_id: str) -> Item | None:
+        """The connection's own item (its player, slot and how many games it watches)."""
+        return self.store.get(keys.connection(connection_id), keys.CONN)
 
     def player_of(self, connection_id: str) -> str | None:
-        item = self.store.get(keys.connection(connection_id), keys.CONN)
+        item = self.get(connection_id)
         return None if item is None else str(item["player"])
 
     def remove(self, connection_id: str) -> str | None:
@@ -34,6 +106,11 @@ class Connections:
             return None
         player = str(old["player"])
         self.store.delete(keys.player(player), keys.connection(connection_id))
+        if "slot" in old:
+            # Unless a newer connection took it over (this one outlived its life).
+            with contextlib.suppress(ConflictError):
+                self.store.delete(keys.player(player), keys.connection_slot(int(old["slot"])),
+                                  Equals({"connection": connection_id}))
         return player
 
     def of_player(self, player: str) -> list[str]:

@@ -84,6 +84,16 @@ class Games:
             players=json.loads(str(item["players"])),
         )
 
+    def status(self, game_id: str) -> str | None:
+        """The game's status, or None if there is no such game."""
+        item = self.store.get(keys.game(game_id), keys.STATE)
+        return None if item is None else str(item["status"])
+
+    def version(self, game_id: str) -> int | None:
+        """The game's version, or None if there is no such game."""
+        item = self.store.get(keys.game(game_id), keys.STATE)
+        return None if item is None else int(item["v"])
+
     @staticmethod
     def state_put(game_id: str, state: dict[str, Any], *, v: int, turn: str | None,
                   step: int, status: str, players: Mapping[Any, str],

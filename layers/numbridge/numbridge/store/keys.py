@@ -10,6 +10,8 @@
 | a game's watcher | ``GAME#g`` | ``WATCH#c`` | |
 | proposal | ``PROPOSAL#p`` | ``PROPOSAL`` | ``ROOM#r`` / created#p |
 | a player's proposal slot | ``PLAYER#a`` | ``SLOT#0`` … ``SLOT#4`` | |
+| a player's bot-game slot | ``PLAYER#a`` | ``BOTSLOT#0`` … ``BOTSLOT#2`` | |
+| a player's connection slot | ``PLAYER#a`` | ``CONNSLOT#0`` … ``CONNSLOT#9`` | |
 | a player's game | ``PLAYER#a`` | ``GAME#g`` | |
 | a player's game in progress | ``PLAYER#a`` | ``LIVE#g`` | |
 | rating | ``PLAYER#a`` | ``RATING#variant`` | ``LEADERBOARD#variant`` / rank#name |
@@ -95,6 +97,18 @@ def player_live_game(game_id: str) -> str:
 
 def proposal_slot(n: int) -> str:
     return f"{SLOT_PREFIX}{n}"
+
+
+BOT_SLOT_PREFIX = "BOTSLOT#"
+CONNECTION_SLOT_PREFIX = "CONNSLOT#"
+
+
+def bot_slot(n: int) -> str:
+    return f"{BOT_SLOT_PREFIX}{n}"
+
+
+def connection_slot(n: int) -> str:
+    return f"{CONNECTION_SLOT_PREFIX}{n}"
 
 
 def leaderboard_rank(provisional: bool, rating_e6: int, name: str) -> str:

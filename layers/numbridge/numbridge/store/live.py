@@ -5,8 +5,10 @@ the same transaction (``service.finish``):
   online or goes offline, without reading their whole ``games`` list; put when
   the game starts, deleted when it finishes;
 - the club's games being played, by room (``GAME#g`` / ``PLAYING``, in the
-  index under ``PLAYING#room``, newest first): what ``live`` lists; put when a
-  game starts or resumes, deleted when it is adjourned or finishes.
+  index under ``PLAYING#room``, newest first): what ``live`` lists, with how many
+  watch each (``watchers``, kept by ``store.watches``); put when a game starts,
+  taken out of the index (kept, with its count) while it is adjourned, deleted
+  when it finishes.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from numbridge.store import keys
-from numbridge.store.port import Delete, KeyRange, Put, Store, Write
+from numbridge.store.port import Absent, Delete, KeyRange, Put, Store, Write, unchanged
+from numbridge.store.watches import Watches
 from numbridge.values import frozen
 
 
@@ -50,11 +53,28 @@ class PlayingGames:
         self.store = store
 
     @staticmethod
-    def put_write(game_id: str, room: str, variant: str, players: Mapping[Any, str]) -> Write:
-        return Put({"pk": keys.game(game_id), "sk": keys.PLAYING,
-                    "gsi1pk": keys.playing_in(room), "gsi1sk": keys.playing_order(game_id),
-                    "room": room, "variant": variant,
-                    "blue": players["blue"], "red": players["red"]})
+    def _item(game_id: str, room: str, variant: str, players: Mapping[Any, str],
+              watchers: int, listed: bool) -> dict[str, Any]:
+        listing = ({"gsi1pk": keys.playing_in(room), "gsi1sk": keys.playing_order(game_id)}
+                   if listed else {})
+        return {"pk": keys.game(game_id), "sk": keys.PLAYING, **listing, "room": room,
+                "variant": variant, "blue": players["blue"], "red": players["red"],
+                "watchers": watchers}
+
+    @classmethod
+    def put_write(cls, game_id: str, room: str, variant: str,
+                  players: Mapping[Any, str]) -> Write:
+        """A new game: listed, nobody watching yet."""
+        return Put(cls._item(game_id, room, variant, players, 0, listed=True))
+
+    def relist_write(self, game_id: str, room: str, variant: str, players: Mapping[Any, str],
+                     *, listed: bool, now_ms: int) -> Write:
+        """The game adjourned (out of the list) or resumed (back in it), its watchers
+        counted again; conditioned on the item as read, as a watch's count is."""
+        old = self.store.get(keys.game(game_id), keys.PLAYING)
+        watchers = Watches(self.store).count(game_id, now_ms)  # read after the item
+        return Put(self._item(game_id, room, variant, players, watchers, listed),
+                   Absent() if old is None else unchanged(old))
 
     @staticmethod
     def delete_write(game_id: str) -> Write:
@@ -66,6 +86,25 @@ class PlayingGames:
         page = self.store.query(keys.playing_in(room), index=True, limit=limit, after=after,
                                 forward=False)
         games = [{"game": keys.game_id_of(str(i["pk"])), "room": i["room"],
-                  "variant": i["variant"], "players": {"blue": i["blue"], "red": i["red"]}}
+                  "variant": i["variant"], "players": {"blue": i["blue"], "red": i["red"]},
+                  "watchers": int(i.get("watchers", 0))}
                  for i in page.items]
         return games, page.next
+
+    def forget_watchers(self, room_ids: list[str]) -> int:
+        """Every listed game watched by nobody (no connection outlived a restart of the
+        local server); how many were counted as watched. An adjourned game is counted
+        again when it resumes."""
+        reset = 0
+        for room in room_ids:
+            after = None
+            while True:
+                page = self.store.query(keys.playing_in(room), index=True, after=after)
+                for item in page.items:
+                    if int(item.get("watchers", 0)):
+                        self.store.put({**item, "watchers": 0}, unchanged(item))
+                        reset += 1
+                after = page.next
+                if after is None:
+                    break
+        return reset

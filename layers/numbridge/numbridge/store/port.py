@@ -69,6 +69,12 @@ class Equals:
 Condition: TypeAlias = Absent | Present | Equals
 
 
+def unchanged(item: Mapping[str, Value]) -> Equals:
+    """The item is still as it was read (every attribute the same; a counter kept in
+    it included): the condition of a read-modify-write."""
+    return Equals({k: v for k, v in item.items() if k not in ("pk", "sk")})
+
+
 def holds(condition: Condition | None, item: Mapping[str, Value] | None) -> bool:
     """Whether ``condition`` holds for the stored ``item`` (``None``: no such item)."""
     match condition:

@@ -2,7 +2,10 @@
 
 No proposal is stored and no proposal slot is taken; the bot is the player
 ``bot-LEVEL`` and the game is always unrated (an explicit ``rated: true`` is
-refused, an omitted one is taken as false). The answer is ``ack``; the
+refused, an omitted one is taken as false). Each game holds one of the
+player's bot-game slots (``store.bot_slots``) until it finishes: at most
+:data:`~numbridge.caps.BOT_GAMES_PER_PLAYER` in play (an adjourned game is
+still in play: resign or abort it to free its slot). The answer is ``ack``; the
 proposer then gets ``state``, and the bot its first turn if it owes one.
 A ``propose`` without ``bot`` is the lobby's.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 
 from numbridge import rules
+from numbridge.caps import BOT_GAMES_PER_PLAYER, TooManyGames
 from numbridge.club.proposals import seat_players
 from numbridge.names import bot_player
 from numbridge.protocol import ProtocolError, ack_frame
@@ -23,6 +27,7 @@ from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
 from numbridge.service.usecases import lobby
 from numbridge.service.usecases.views import state_frame
+from numbridge.store.bot_slots import BotSlot, BotSlots
 
 
 def propose(svc: Services, player: str, request: Propose) -> Outcome:
@@ -33,10 +38,12 @@ def propose(svc: Services, player: str, request: Propose) -> Outcome:
                                        "omit `rated` or send false")
     room = svc.rooms.get(request.room)
     options = room.game_options(dataclasses.replace(request.choices, rated=False))
+    slot, replacing = _free_slot(svc, player)  # before the deal: a refusal costs no board
     players = seat_players(player, bot_player(request.bot), request.colour, svc.rng)
     now = svc.clock()
     dealt = lobby.deal_game(svc, options, players, now)
-    state, game_id, writes = dealt.state, dealt.state.game_id, dealt.writes
+    state, game_id = dealt.state, dealt.state.game_id
+    writes = [*dealt.writes, BotSlots.take_write(player, slot, game_id, replacing)]
     deadline = rules.next_deadline(state)
     count("BotGames")
     logger.info("dealt against a bot", extra={"game": game_id, "players": players})
@@ -46,3 +53,17 @@ def propose(svc: Services, player: str, request: Propose) -> Outcome:
     bots = botseat.owing(state)
     timers += botseat.watchdogs(bots, deadline, now)
     return Outcome([ack_frame(request.id)], pushes, writes, timers, bots)
+
+
+def _free_slot(svc: Services, player: str) -> tuple[int, BotSlot | None]:
+    """A slot for a new bot game, and the slot it takes over (one whose game is over
+    or gone: freed by nothing, say a game dealt before this rule); else the cap."""
+    slots = BotSlots(svc.store).of_player(player)
+    free = sorted(set(range(BOT_GAMES_PER_PLAYER)) - {s.n for s in slots})
+    if free:
+        return free[0], None
+    for slot in slots:
+        if slot.n < BOT_GAMES_PER_PLAYER and svc.games.status(slot.game) in (None, "finished"):
+            return slot.n, slot
+    raise TooManyGames(f"at most {BOT_GAMES_PER_PLAYER} games against the bot in play "
+                       "each: finish, resign or abort one first")

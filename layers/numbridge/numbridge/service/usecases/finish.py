@@ -10,10 +10,12 @@ from typing import Any
 
 from numbridge import rules
 from numbridge.club.ratings import Rating, is_provisional, rate_game
+from numbridge.names import bot_level
 from numbridge.protocol.answers import RatingChange
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.usecases.views import summary
+from numbridge.store.bot_slots import BotSlots
 from numbridge.store.club import Archive, PlayerGames, Ratings
 from numbridge.store.live import LiveGames, PlayingGames
 from numbridge.store.port import Write
@@ -32,12 +34,21 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
                 extras[seat]["rated"] = False
         elif after.options.rated:
             writes += _rating_writes(svc, after, extras)
+        writes += _bot_slot_writes(svc, after)
     writes += [
         PlayerGames.put_write(after.players[seat], after.game_id,
                               summary(after, seat, now_ms, **extras[seat]))
         for seat in SEATS
     ]
-    return writes + _live_writes(before, after) + _playing_writes(before, after)
+    return writes + _live_writes(before, after) + _playing_writes(svc, before, after, now_ms)
+
+
+def _bot_slot_writes(svc: Services, finished: rules.GameState) -> list[Write]:
+    """A finished game against the bot frees its player's bot-game slot."""
+    players = finished.players
+    return [write for seat in SEATS
+            if bot_level(players[seat]) is None and bot_level(players[rules.other(seat)])
+            for write in BotSlots(svc.store).release_writes(players[seat], finished.game_id)]
 
 
 def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:
@@ -51,16 +62,17 @@ def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list
     return []
 
 
-def _playing_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:
-    """The club's list of games being played: what ``live`` lists."""
-    was = before is not None and before.status == "playing"
-    if after.status == "playing" and not was:
-        options = after.options
-        return [PlayingGames.put_write(after.game_id, options.room, options.variant,
-                                       after.players)]
-    if was and after.status != "playing":
+def _playing_writes(svc: Services, before: rules.GameState | None, after: rules.GameState,
+                    now_ms: int) -> list[Write]:
+    """The club's list of games being played: what ``live`` lists. An adjourned game's
+    item stays, out of the list, with its count of watchers."""
+    options, players = after.options, after.players
+    if before is None:
+        return [PlayingGames.put_write(after.game_id, options.room, options.variant, players)]
+    if after.status == "finished":
         return [PlayingGames.delete_write(after.game_id)]
-    return []
+    return [svc.playing.relist_write(after.game_id, options.room, options.variant, players,
+                                     listed=after.status == "playing", now_ms=now_ms)]
 
 
 def aborted(state: rules.GameState) -> bool:

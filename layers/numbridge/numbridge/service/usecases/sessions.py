@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from numbridge.auth import AuthUnavailable, InvalidToken, verify_player
+from numbridge.caps import TooManyConnections
 from numbridge.service.observability import logger
 from numbridge.service.usecases.presence import announce
 
@@ -36,11 +37,23 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     except AuthUnavailable:
         logger.exception("tokens cannot be checked now")
         return {"statusCode": 503, "body": "sign-in is unavailable; retry shortly"}
-    svc.connections.add(connection_id, player, svc.clock())
+    if (full := _bind(svc, connection_id, player)) is not None:
+        return full
     logger.append_keys(player=player)
     logger.info("connected", extra={"connection": connection_id})
     _announce_if(svc, player, True, lambda: svc.connections.of_player(player) == [connection_id])
     return {"statusCode": 200}
+
+
+def _bind(svc: Services, connection_id: str, player: str) -> dict[str, Any] | None:
+    """Bind the connection to its player, or the 429 that refuses it (the player's
+    connections are all open: ``caps.CONNECTIONS_PER_PLAYER``)."""
+    try:
+        svc.connections.add(connection_id, player, svc.clock())
+    except TooManyConnections as exc:
+        logger.info("connection refused", extra={"player": player, "reason": str(exc)})
+        return {"statusCode": 429, "body": str(exc)}
+    return None
 
 
 def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:

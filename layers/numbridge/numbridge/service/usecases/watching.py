@@ -5,10 +5,17 @@ room turns spectators off; a spectator sees what neither player hides.
 ``state``; from then on the fan-out (``service.delivery``) posts the game's
 events to every connection watching it, the hidden ones as ``hidden``.
 ``unwatch`` stops that. ``live`` lists the games being played, a page at a
-time, each with its version and how many watch it.
+time, each with its version and how many watch it (the count kept on the game's
+live item, not the watches themselves). At most
+:data:`~numbridge.caps.WATCHES_PER_CONNECTION` games per connection
+(``too_many_watches``) and :data:`~numbridge.caps.WATCHERS_PER_GAME` watchers
+per game (``full``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
 
 from numbridge import rules
 from numbridge.protocol import ProtocolError, ack_frame, answers
@@ -18,6 +25,9 @@ from numbridge.service.outcome import Outcome
 from numbridge.service.usecases import pages
 from numbridge.service.usecases.presence import online
 from numbridge.service.usecases.views import state_frame
+from numbridge.store.port import ConflictError
+
+T = TypeVar("T")
 
 
 def spectators_allowed(svc: Services, room_id: str) -> bool:
@@ -45,7 +55,7 @@ def _check_watchable(state: rules.GameState, svc: Services, player: str) -> None
 def watch(svc: Services, player: str, connection_id: str, request: req.Watch) -> Outcome:
     _check_watchable(_state(svc, request.game), svc, player)
     now = svc.clock()
-    svc.watches.add(request.game, connection_id, player, now)
+    _changing(lambda: svc.watches.add(request.game, connection_id, player, now))
     # Read again now that the watch is stored: a move committed after this read reaches
     # the watcher through the fan-out (which reads the watchers after its commit).
     state = _state(svc, request.game)
@@ -53,9 +63,17 @@ def watch(svc: Services, player: str, connection_id: str, request: req.Watch) ->
 
 
 def unwatch(svc: Services, player: str, connection_id: str, request: req.Unwatch) -> Outcome:
-    if not svc.watches.remove(request.game, connection_id, svc.clock()):
+    if not _changing(lambda: svc.watches.remove(request.game, connection_id, svc.clock())):
         raise ProtocolError("illegal", f"this connection is not watching game {request.game!r}")
     return Outcome([ack_frame(request.id)])
+
+
+def _changing(change: Callable[[], T]) -> T:
+    """A change of the counters of watching that others kept winning: ``conflict``."""
+    try:
+        return change()
+    except ConflictError as exc:
+        raise ProtocolError("conflict", f"{exc}; retry") from exc
 
 
 def live(svc: Services, player: str, request: req.Live) -> Outcome:
@@ -67,10 +85,9 @@ def live(svc: Services, player: str, request: req.Live) -> Outcome:
     listed, following = pages.across(
         room_ids, lambda room, limit, after: svc.playing.in_room(room, limit=limit, after=after),
         request.after)
-    now = svc.clock()
     games = []
     for entry in listed:
-        audience = svc.watches.audience(entry["game"], now)
-        if audience is not None:
-            games.append(answers.LiveGame(**entry, v=audience.v, watchers=audience.watchers))
+        v = svc.games.version(entry["game"])
+        if v is not None:
+            games.append(answers.LiveGame(**entry, v=v))
     return Outcome([answers.LiveAnswer(id=request.id, games=games, next=following).frame()])
