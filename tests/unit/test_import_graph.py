@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "layers" / "numbridge" / "numbri
 # Lower first. A part may import the parts of lower layers, never those of its own
 # layer or above (names, values, refreshing: standard library only).
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"values", "names", "refreshing"}),
+    frozenset({"values", "names", "refreshing", "caps"}),
     frozenset({"rules", "cognito"}),
     frozenset({"puzzles", "bot", "club", "auth"}),
     frozenset({"protocol", "store", "sam_template"}),
