@@ -18,7 +18,7 @@ from numbridge.service.context import Services
 from numbridge.service.views import summary
 from numbridge.store.club import Archive, PlayerGames, Ratings
 from numbridge.store.live import LiveGames, PlayingGames
-from numbridge.store.port import Write
+from numbridge.store.port import Put, Write
 
 
 def status_writes(svc: Services, before: rules.GameState | None, after: rules.GameState,
@@ -40,6 +40,14 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
         for seat in SEATS
     ]
     return writes + _live_writes(before, after) + _playing_writes(before, after)
+
+
+def in_progress_writes(state: rules.GameState) -> list[Write]:
+    """The rows a game has while it is not finished (each player's game in progress,
+    the club's game being played), as if it had just started: what a club moved to
+    another store rebuilds instead of copying."""
+    return [w for w in _live_writes(None, state) + _playing_writes(None, state)
+            if isinstance(w, Put)]
 
 
 def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:
