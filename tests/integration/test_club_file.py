@@ -142,6 +142,28 @@ def test_an_item_the_store_holds_otherwise_refuses_the_whole_import(
     assert dump(target) == before
 
 
+class NoWrites:
+    """A store that fails the test on any write."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def __getattr__(self, name: str) -> Any:
+        if name in {"put", "delete", "transact"}:
+            raise AssertionError(f"a second import called {name}")
+        return getattr(self.store, name)
+
+
+def test_a_second_import_writes_nothing_at_all(club: Path, target: Any) -> None:
+    first = import_club(target, club)
+    assert sum(first.written.values()) > 0
+    before = dump(target)
+    again = import_club(NoWrites(target), club)
+    assert sum(again.written.values()) == 0
+    assert again.present == first.written
+    assert dump(target) == before
+
+
 class Interrupted(Exception):
     pass
 

@@ -95,6 +95,14 @@ def seated(world: World, game: str) -> list[str]:
     return [state["blue"]["name"], state["red"]["name"]]
 
 
+def asked_about(games: list[str]) -> list[str]:
+    """The games whose record and events are asked for: every kind of end (and no end)
+    is among them. Asking about all 200 on moto would take a minute; the club file
+    exported back from DynamoDB is compared whole instead."""
+    return sorted({*games[:WHOLE + 20], *games[-IN_PROGRESS - ADJOURNED - 10:],
+                   *games[::17]})
+
+
 def answers(world: World, games: list[str]) -> dict[str, Any]:
     """What the club answers about itself, asked of each player (the same request ids
     in every world: the answers carry them)."""
@@ -105,7 +113,7 @@ def answers(world: World, games: list[str]) -> dict[str, Any]:
     for variant in ROOMS:
         out[f"leaderboard/{variant}"] = pages(conns[PLAYERS[0]], "leaderboard",
                                               f"board-{variant}", variant=variant)
-    for game in games:
+    for game in asked_about(games):
         blue, red = (conns[name] for name in seated(world, game))
         out[f"record/{game}"] = red.ask("record", game=game, id=f"record-{game}")
         out[f"sync/{game}"] = blue.ask("sync", game=game, v=0, id=f"sync-{game}")
@@ -127,12 +135,6 @@ def pages(conn: Conn, action: str, rid: str, **fields: Any) -> list[dict[str, An
         after, n = answer.get("next"), n + 1
         if after is None:
             return got
-
-
-def dump(store: Any) -> dict[tuple[str, str], dict[str, Any]]:
-    """Every item of a store, by key (to prove an import changed nothing)."""
-    return {(str(i["pk"]), str(i["sk"])): i for pk in store.partitions()
-            for i in store.query(pk).items}
 
 
 def records(path: Path) -> list[str]:
@@ -174,16 +176,14 @@ def test_a_club_moves_to_dynamodb_and_back_answering_the_same(
     there = answers(there_world, source.games)
     assert there == here
 
-    # Again: nothing changes, nothing is written.
-    before = dump(aws)
+    # Again: nothing is written (test_club_file proves no write is even attempted).
     assert main(move) == 0
     assert "0 items written" in capsys.readouterr().out
-    assert dump(aws) == before
 
     # And back, into a new data directory: the same records, the same answers.
     returned = tmp_path / "back.jsonl"
     export_club(aws, returned, source="test", now_ms=world.clock())
-    assert records(returned) == records(exported)
+    assert records(returned) == records(exported)  # the whole club, as it was
     assert main(["club", "import", str(returned), "--data-dir", str(tmp_path / "back")]) == 0
     back_store = SqliteStore(tmp_path / "back" / "numbridge.db")
     back_world = World(back_store, client("sqs"))

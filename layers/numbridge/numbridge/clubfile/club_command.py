@@ -108,7 +108,9 @@ def _open(args: argparse.Namespace, *, must_exist: bool) -> tuple[Any, str, Any]
         path = data_dir(args.data_dir) / DATABASE_FILE
         if must_exist and not path.exists():
             raise _Refused(f"no club at {path}")
-        sqlite = SqliteStore(path)
+        # An import is run again if it is cut short, even by a power cut: it need not
+        # sync each put (closing the store checkpoints, and syncs, the whole of it).
+        sqlite = SqliteStore(path, synchronous="FULL" if must_exist else "NORMAL")
         return sqlite, f"SQLite {path}", sqlite.close
     if args.data_dir:
         raise _Refused("--data-dir goes with the SQLite store")

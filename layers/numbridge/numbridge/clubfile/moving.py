@@ -107,8 +107,9 @@ def import_club(store: Store, path: Path, *, sections: Sequence[Section] = SECTI
             if differ:  # written by someone else since the comparison
                 raise ImportConflict(differ, len(differ))
             # One put each, in the file's order (a game's state after its events): a
-            # transaction would add nothing (the file's records are independent) and
-            # costs twice the write units (and on moto copies the whole table).
+            # transaction would add nothing (the file's records are independent), costs
+            # twice the write units, and on moto copies the whole table each time
+            # (measured: 200 games in 292 s in transactions, 5-15 s in puts).
             for write in absent:
                 store.put(write.item, write.condition)
             written[kind] += len(absent)

@@ -120,12 +120,15 @@ class GamesSection:
             row = games.load(game_id)
             if row is None:  # only watchers left of a game that never was, or was removed
                 continue
-            rematch = rematches.get(game_id)
+            # Read after the state: a club still playing may have gone on since. What
+            # came later is left out, so the game is as its state says.
+            finished = row.status == "finished"
+            rematch = rematches.get(game_id) if finished else None
             yield GameLine(
                 game=game_id, state=row.state,
                 events=[EventLine(v=e.v, to=_seat(e.to), frame=e.frame)
-                        for e in games.events_after(game_id, 0)],
-                record=archive.get(game_id),
+                        for e in games.events_after(game_id, 0) if e.v <= row.v],
+                record=archive.get(game_id) if finished else None,
                 rematch=None if rematch is None else RematchLine(
                     by=rematch.by, status=_rematch_status(rematch.status), game=rematch.game),
             )
