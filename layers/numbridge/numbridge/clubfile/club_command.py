@@ -73,6 +73,7 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from numbridge.clubfile.files import ClubFileError
     from numbridge.clubfile.moving import ImportConflict, import_club
+    from numbridge.store.port import ConflictError
 
     try:
         opened = _open(args, must_exist=False)
@@ -83,6 +84,9 @@ def _import(args: argparse.Namespace) -> int:
         done = import_club(store, Path(args.file), progress=_bar)
     except (ClubFileError, ImportConflict) as exc:
         return _refused("import", f"{exc}; nothing was written")
+    except ConflictError as exc:  # an item put by someone else while importing
+        return _refused("import", f"the store changed while importing ({exc}); run it "
+                        "again to finish what it left")
     finally:
         close()
     written, present = sum(done.written.values()), sum(done.present.values())
