@@ -283,3 +283,17 @@ def test_ten_thousand_concurrent_games_spread_over_the_deadline_shards() -> None
     assert set(per_shard) == set(keys.deadline_shards())
     mean = len(ids) / keys.DEADLINE_SHARDS
     assert max(per_shard.values()) < 1.2 * mean and min(per_shard.values()) > 0.8 * mean
+
+
+def test_partitions_are_listed_once_each_sorted_and_by_prefix(store: Store) -> None:
+    from numbridge.store.port import ListingStore
+
+    assert isinstance(store, (SqliteStore, DynamoStore))
+    listing: ListingStore = store
+    assert listing.partitions() == []
+    for pk, sk in [("GAME#b", "STATE"), ("GAME#b", "EV#1"), ("GAME#a", "STATE"),
+                   ("PLAYER#x", "RATING#bridge"), ("GAMER", "x")]:
+        store.put(item(pk, sk))
+    assert listing.partitions("GAME#") == ["GAME#a", "GAME#b"]
+    assert listing.partitions() == ["GAME#a", "GAME#b", "GAMER", "PLAYER#x"]
+    assert listing.partitions("NONE#") == []

@@ -147,6 +147,11 @@ class Ratings:
             return Put(values, Absent())
         return Put(values, Equals({"rv": expected_rv}))
 
+    def of_player(self, player: str) -> dict[str, StoredRating]:
+        """The player's rating in each variant they have played rated, by variant."""
+        page = self.store.query(keys.player(player), KeyRange(prefix=keys.RATING_PREFIX))
+        return {str(i["sk"]).removeprefix(keys.RATING_PREFIX): _rating(i) for i in page.items}
+
     def leaderboard(self, variant: str, *, limit: int | None = None,
                     after: str | None = None) -> tuple[list[StoredRating], str | None]:
         """In the leaderboard's order (established first, then by rating)."""

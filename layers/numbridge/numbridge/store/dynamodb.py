@@ -197,6 +197,25 @@ class DynamoStore:
                 return Page(items, encode_cursor(last))
             request["ExclusiveStartKey"] = last
 
+    def partitions(self, prefix: str = "") -> list[str]:
+        # A Scan of the key attribute only, filtered: it still reads (and bills) every item.
+        request: dict[str, Any] = {"TableName": self.name, "ProjectionExpression": "pk",
+                                   "ConsistentRead": True}
+        if prefix:
+            request.update(FilterExpression="begins_with(pk, :prefix)",
+                           ExpressionAttributeValues={":prefix": {"S": prefix}})
+        found: set[str] = set()
+        while True:
+            try:
+                resp = self.client.scan(**request)
+            except ClientError as exc:
+                raise translate(exc) from exc
+            found.update(str(i["pk"]["S"]) for i in resp.get("Items", []))
+            last = resp.get("LastEvaluatedKey")
+            if not last:
+                return sorted(found)
+            request["ExclusiveStartKey"] = last
+
 
 def translate(exc: Exception) -> Exception:
     """A lost condition (or a transaction conflict) becomes :class:`ConflictError`, a

@@ -67,8 +67,11 @@ def player_game(game_id: str) -> str:
     return f"GAME#{game_id}"
 
 
+RATING_PREFIX = "RATING#"
+
+
 def rating(variant: str) -> str:
-    return f"RATING#{variant}"
+    return f"{RATING_PREFIX}{variant}"
 
 
 def leaderboard(variant: str) -> str:
@@ -163,5 +166,8 @@ def receipts(player_name: str) -> str:
     return f"REQ#{player_name}"
 
 
+RECEIPT_PREFIX = "ID#"
+
+
 def receipt(request_id: str) -> str:
-    return f"ID#{request_id}"
+    return f"{RECEIPT_PREFIX}{request_id}"

@@ -187,3 +187,11 @@ class Store(Protocol):
               forward: bool = True) -> Page:
         """One page of a partition (of the table, or of ``gsi1`` when ``index``), in
         sort-key order; ``after`` is a cursor from an earlier page of the same query."""
+
+
+class ListingStore(Store, Protocol):
+    """A store that can also list its partitions: what a whole-club export walks
+    (the service never does: on DynamoDB it reads the whole table)."""
+
+    def partitions(self, prefix: str = "") -> list[str]:
+        """Every partition key of the table that begins with ``prefix``, once each, sorted."""

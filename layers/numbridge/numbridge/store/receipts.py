@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from numbridge.store import keys
-from numbridge.store.port import Absent, Put, Store
+from numbridge.store.port import Absent, KeyRange, Put, Store
 from numbridge.values import frozen
 
 RECEIPT_TTL_S = 3600
@@ -35,6 +35,13 @@ class Receipts:
             return None
         return Receipt(str(item["digest"]), json.loads(str(item["replies"])),
                        int(item["created_ms"]))
+
+    def of_player(self, player: str) -> dict[str, Receipt]:
+        """Every receipt the player still has (TTL may lag: some may have expired), by id."""
+        page = self.store.query(keys.receipts(player), KeyRange(prefix=keys.RECEIPT_PREFIX))
+        return {str(i["sk"]).removeprefix(keys.RECEIPT_PREFIX):
+                Receipt(str(i["digest"]), json.loads(str(i["replies"])), int(i["created_ms"]))
+                for i in page.items}
 
     @staticmethod
     def put_write(player: str, request_id: str, receipt: Receipt) -> Put:

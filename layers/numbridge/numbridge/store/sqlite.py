@@ -226,6 +226,12 @@ class SqliteStore:
         items = items[:limit]
         return Page(items, _cursor([pk, *(str(items[-1][c]) for c in order_cols)]))
 
+    def partitions(self, prefix: str = "") -> list[str]:
+        rows = self._connection().execute(
+            "SELECT DISTINCT pk FROM items WHERE pk >= ? AND pk < ? ORDER BY pk",
+            (prefix, prefix + _PREFIX_END)).fetchall()
+        return [str(r[0]) for r in rows]
+
     # ------------------------------------------------------------ housekeeping
 
     def purge_expired(self, now_s: int) -> int:

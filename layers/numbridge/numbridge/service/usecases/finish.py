@@ -18,7 +18,7 @@ from numbridge.service.usecases.views import summary
 from numbridge.store.bot_slots import BotSlots
 from numbridge.store.club import Archive, PlayerGames, Ratings
 from numbridge.store.live import LiveGames, PlayingGames
-from numbridge.store.port import Write
+from numbridge.store.port import Put, Write
 
 
 def status_writes(svc: Services, before: rules.GameState | None, after: rules.GameState,
@@ -49,6 +49,14 @@ def _bot_slot_writes(svc: Services, finished: rules.GameState) -> list[Write]:
     return [write for seat in SEATS
             if bot_level(players[seat]) is None and bot_level(players[rules.other(seat)])
             for write in BotSlots(svc.store).release_writes(players[seat], finished.game_id)]
+
+
+def in_progress_writes(state: rules.GameState) -> list[Write]:
+    """The rows a game has while it is not finished (each player's game in progress,
+    the club's game being played), as if it had just started: what a club moved to
+    another store rebuilds instead of copying."""
+    return [w for w in _live_writes(None, state) + _playing_writes(None, state)
+            if isinstance(w, Put)]
 
 
 def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:

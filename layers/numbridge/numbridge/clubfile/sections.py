@@ -1,0 +1,310 @@
+"""One section per kind of record: its line's model, how it is read from a club, and
+the writes that put it into another.
+
+A section reads through the store modules and writes what their write builders
+build, so a change to how a record is stored (one item per move instead of one
+per event, say) changes the file's records not at all. Every write is a put that
+the importer makes only where no item is (``numbridge.clubfile.importing``).
+
+What is *not* a section, and why (docs/aws.md, "Moving a club"): connections and
+watches belong to sockets that do not survive the move; the rows of games in
+progress (``LIVE``, ``PLAYING``) and the deadline index follow from each game's
+state and are rebuilt from it; a player's proposal slots are written with their
+proposals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal, Protocol
+
+from pydantic import Field, field_validator, model_validator
+
+from numbridge import rules
+from numbridge.club.ratings import Rating, is_provisional
+from numbridge.clubfile.lines import Line, Part
+from numbridge.protocol.frames import ProposalOut, validate_frame
+from numbridge.rules.seats import Seat, Variant
+from numbridge.service.finish import in_progress_writes
+from numbridge.store import keys
+from numbridge.store.club import Archive, PlayerGames, ProposalDoc, Proposals, Ratings
+from numbridge.store.games import Games, StoredEvent
+from numbridge.store.port import Absent, ListingStore, Put, Write
+from numbridge.store.receipts import RECEIPT_TTL_S, Receipt, Receipts
+from numbridge.store.rematches import Rematches
+
+
+class Section(Protocol):
+    """A kind of record in the club file."""
+
+    kind: str  # the ``kind`` of its lines, and its name in the header and end line
+    model: type[Line]  # one line, checked whole before anything is written
+
+    def export(self, store: ListingStore, partitions: Sequence[str],
+               now_ms: int) -> Iterator[Line]:
+        """Its records in ``store``; ``partitions``: every partition key of the table."""
+
+    def writes(self, line: Line) -> list[Put]:
+        """What importing one of its lines puts (each put only where no item is)."""
+
+
+def as_new(writes: Sequence[Write]) -> list[Put]:
+    """Each write as a put of an item that must not exist yet: an import creates, and
+    never overwrites what a club already holds."""
+    out = []
+    for write in writes:
+        if not isinstance(write, Put):
+            raise TypeError(f"an import only puts, not {write!r}")
+        out.append(Put(write.item, Absent()))
+    return out
+
+
+def _of(partitions: Sequence[str], prefix: str) -> Iterator[str]:
+    return (pk.removeprefix(prefix) for pk in partitions if pk.startswith(prefix))
+
+
+# ---------------------------------------------------------------- games
+
+
+class EventLine(Part):
+    v: int = Field(ge=1)
+    to: Seat | None  # None: every viewer
+    frame: dict[str, Any]
+
+    @model_validator(mode="after")
+    def _a_documented_event(self) -> EventLine:
+        validate_frame(self.frame)
+        if self.frame.get("v") != self.v:
+            raise ValueError(f"event {self.v} holds a frame of v {self.frame.get('v')!r}")
+        return self
+
+
+class RematchLine(Part):
+    by: str
+    status: Literal["offered", "accepted"]
+    game: str | None = None  # the new game, once accepted
+
+
+class GameLine(Line):
+    """A game: its state as the engine keeps it, every event, its archive record
+    (once finished) and a rematch offer on it."""
+
+    kind: Literal["game"] = "game"
+    game: str
+    state: dict[str, Any]
+    events: list[EventLine]
+    record: dict[str, Any] | None
+    rematch: RematchLine | None
+
+    @model_validator(mode="after")
+    def _a_whole_game(self) -> GameLine:
+        state = rules.GameState.from_dict(self.state)  # a state the engine can play on
+        if state.game_id != self.game:
+            raise ValueError(f"game {self.game} holds the state of {state.game_id}")
+        if [e.v for e in self.events] != list(range(1, state.v + 1)):
+            raise ValueError(f"game {self.game} at v {state.v} needs events 1..{state.v}")
+        if (self.record is None) != (state.status != "finished"):
+            raise ValueError(f"game {self.game} is {state.status}: an archive record "
+                             "exactly when finished")
+        return self
+
+
+class GamesSection:
+    kind = "game"
+    model: type[Line] = GameLine
+
+    def export(self, store: ListingStore, partitions: Sequence[str],
+               now_ms: int) -> Iterator[Line]:
+        games, archive, rematches = Games(store), Archive(store), Rematches(store)
+        for game_id in _of(partitions, keys.GAME_PREFIX):
+            row = games.load(game_id)
+            if row is None:  # only watchers left of a game that never was, or was removed
+                continue
+            # Read after the state: a club still playing may have gone on since. What
+            # came later is left out, so the game is as its state says.
+            finished = row.status == "finished"
+            rematch = rematches.get(game_id) if finished else None
+            yield GameLine(
+                game=game_id, state=row.state,
+                events=[EventLine(v=e.v, to=_seat(e.to), frame=e.frame)
+                        for e in games.events_after(game_id, 0) if e.v <= row.v],
+                record=archive.get(game_id) if finished else None,
+                rematch=None if rematch is None else RematchLine(
+                    by=rematch.by, status=_rematch_status(rematch.status), game=rematch.game),
+            )
+
+    def writes(self, line: Line) -> list[Put]:
+        assert isinstance(line, GameLine)
+        state = rules.GameState.from_dict(line.state)
+        writes: list[Write] = list(Games.event_puts(
+            line.game, [StoredEvent(e.v, e.to, e.frame) for e in line.events]))
+        if line.record is not None:
+            writes.append(Archive.put_write(line.game, line.record))
+        if line.rematch is not None:
+            writes.append(Put({"pk": keys.game(line.game), "sk": keys.REMATCH,
+                               "by": line.rematch.by, "status": line.rematch.status,
+                               "game": line.rematch.game}))
+        writes += in_progress_writes(state)
+        # Last: a game's state is never there without its events.
+        writes.append(Games.state_put(
+            line.game, line.state, v=state.v, turn=state.turn, step=state.moves_left_in_pair,
+            status=state.status, players=state.players,
+            deadline_ms=rules.next_deadline(state), expected=None))
+        return as_new(writes)
+
+
+def _seat(to: str | None) -> Seat | None:
+    if to is None or to in ("blue", "red"):
+        return to  # type: ignore[return-value]  # checked just above
+    raise ValueError(f"an event for seat {to!r}")
+
+
+def _rematch_status(status: str) -> Literal["offered", "accepted"]:
+    if status in ("offered", "accepted"):
+        return status  # type: ignore[return-value]  # checked just above
+    raise ValueError(f"a rematch {status!r}")
+
+
+# ---------------------------------------------------------------- players
+
+
+class RatingLine(Part):
+    rv: int = Field(ge=1)
+    games: int = Field(ge=0)
+    rating: float
+    rd: float = Field(gt=0)
+    volatility: float = Field(gt=0)
+
+
+class PlayerLine(Line):
+    """A player's ratings and games list (each finished line carries the rating before
+    and after the game: the rating's history)."""
+
+    kind: Literal["player"] = "player"
+    name: str = Field(min_length=1)
+    ratings: dict[Variant, RatingLine]
+    games: list[dict[str, Any]]
+
+    @field_validator("games")
+    @classmethod
+    def _each_names_its_game(cls, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for line in games:
+            if not isinstance(line.get("game"), str):
+                raise ValueError(f"a games line without its game: {line!r}")
+        return games
+
+
+class PlayersSection:
+    kind = "player"
+    model: type[Line] = PlayerLine
+
+    def export(self, store: ListingStore, partitions: Sequence[str],
+               now_ms: int) -> Iterator[Line]:
+        ratings, played = Ratings(store), PlayerGames(store)
+        for name in _of(partitions, keys.player("")):
+            lines: list[dict[str, Any]] = []
+            after: str | None = None
+            while True:
+                page, after = played.of_player(name, limit=500, after=after)
+                lines += page
+                if after is None:
+                    break
+            rated = ratings.of_player(name)
+            if not lines and not rated:  # only slots, connections or games in progress
+                continue
+            yield PlayerLine(name=name, games=lines, ratings={
+                _variant(variant): RatingLine(rv=r.rv, games=r.games, rating=r.rating,
+                                              rd=r.rd, volatility=r.volatility)
+                for variant, r in rated.items()})
+
+    def writes(self, line: Line) -> list[Put]:
+        assert isinstance(line, PlayerLine)
+        writes = [PlayerGames.put_write(line.name, g["game"], g) for g in line.games]
+        for variant, r in line.ratings.items():
+            values = {"rating": r.rating, "rd": r.rd, "volatility": r.volatility}
+            # The version it had: put_write numbers the item one past ``expected_rv``.
+            writes.append(Ratings.put_write(
+                line.name, variant, values, r.games, expected_rv=r.rv - 1,
+                provisional=is_provisional(Rating(r.rating, r.rd, r.volatility))))
+        return as_new(writes)
+
+
+def _variant(variant: str) -> Variant:
+    if variant in ("bridge", "blitz", "domains"):
+        return variant  # type: ignore[return-value]  # checked just above
+    raise ValueError(f"a rating in variant {variant!r}")
+
+
+# ---------------------------------------------------------------- proposals
+
+
+class ProposalLine(Line):
+    """An open proposal and the author's slot it holds (none: made before slots)."""
+
+    kind: Literal["proposal"] = "proposal"
+    proposal: ProposalOut
+    slot: int | None = Field(ge=0, lt=5)
+
+
+class ProposalsSection:
+    kind = "proposal"
+    model: type[Line] = ProposalLine
+
+    def export(self, store: ListingStore, partitions: Sequence[str],
+               now_ms: int) -> Iterator[Line]:
+        proposals = Proposals(store)
+        for pid in _of(partitions, keys.proposal("")):
+            stored = proposals.get(pid)
+            if stored is not None:  # lapsed ones too: TTL removes them on either store
+                yield ProposalLine(proposal=ProposalOut.model_validate(stored.proposal),
+                                   slot=stored.slot)
+
+    def writes(self, line: Line) -> list[Put]:
+        assert isinstance(line, ProposalLine)
+        doc: ProposalDoc = line.proposal.model_dump()
+        if line.slot is not None:
+            return as_new(Proposals.add_writes(doc, line.slot, None))
+        first = Proposals.add_writes(doc, 0, None)[0]
+        assert isinstance(first, Put)
+        return as_new([Put({**first.item, "slot": None})])
+
+
+# ---------------------------------------------------------------- receipts
+
+
+class ReceiptLine(Line):
+    """The answer given to one request, so that a client retrying it after the move
+    gets the same answer instead of having it applied again."""
+
+    kind: Literal["receipt"] = "receipt"
+    player: str = Field(min_length=1)
+    id: str = Field(min_length=1)
+    digest: str
+    replies: list[dict[str, Any]]
+    created_ms: int = Field(ge=0)
+
+
+class ReceiptsSection:
+    kind = "receipt"
+    model: type[Line] = ReceiptLine
+
+    def export(self, store: ListingStore, partitions: Sequence[str],
+               now_ms: int) -> Iterator[Line]:
+        receipts = Receipts(store)
+        for player in _of(partitions, keys.receipts("")):
+            for request_id, r in receipts.of_player(player).items():
+                if r.created_ms + RECEIPT_TTL_S * 1000 > now_ms:  # expired: nobody retries
+                    yield ReceiptLine(player=player, id=request_id, digest=r.digest,
+                                      replies=r.replies, created_ms=r.created_ms)
+
+    def writes(self, line: Line) -> list[Put]:
+        assert isinstance(line, ReceiptLine)
+        return as_new([Receipts.put_write(
+            line.player, line.id, Receipt(line.digest, line.replies, line.created_ms))])
+
+
+# The sections, in the order a file holds them. A new kind of record (accounts) is one
+# more Section here; a file from a newer version with a section this one does not know
+# is refused whole.
+SECTIONS: tuple[Section, ...] = (GamesSection(), PlayersSection(), ProposalsSection(),
+                                 ReceiptsSection())
