@@ -20,7 +20,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"protocol", "store", "sam_template"}),
     frozenset({"service"}),
     frozenset({"local"}),
-    frozenset({"botcli"}),
+    frozenset({"botcli", "clubfile"}),
     frozenset({"cli"}),
     frozenset({"__main__"}),
 )

@@ -21,13 +21,14 @@ from typing import Any, Literal, Protocol
 from pydantic import Field, field_validator, model_validator
 
 from numbridge import rules
+from numbridge.club.proposals import ProposalDoc
 from numbridge.club.ratings import Rating, is_provisional
 from numbridge.clubfile.lines import Line, Part
-from numbridge.protocol.frames import ProposalOut, validate_frame
+from numbridge.protocol.models import proposal_model, validate_frame
 from numbridge.rules.seats import Seat, Variant
-from numbridge.service.finish import in_progress_writes
+from numbridge.service.usecases.finish import in_progress_writes
 from numbridge.store import keys
-from numbridge.store.club import Archive, PlayerGames, ProposalDoc, Proposals, Ratings
+from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.games import Games, StoredEvent
 from numbridge.store.port import Absent, ListingStore, Put, Write
 from numbridge.store.receipts import RECEIPT_TTL_S, Receipt, Receipts
@@ -242,7 +243,7 @@ class ProposalLine(Line):
     """An open proposal and the author's slot it holds (none: made before slots)."""
 
     kind: Literal["proposal"] = "proposal"
-    proposal: ProposalOut
+    proposal: proposal_model()  # type: ignore[valid-type]
     slot: int | None = Field(ge=0, lt=5)
 
 
@@ -256,7 +257,7 @@ class ProposalsSection:
         for pid in _of(partitions, keys.proposal("")):
             stored = proposals.get(pid)
             if stored is not None:  # lapsed ones too: TTL removes them on either store
-                yield ProposalLine(proposal=ProposalOut.model_validate(stored.proposal),
+                yield ProposalLine(proposal=proposal_model().model_validate(stored.proposal),
                                    slot=stored.slot)
 
     def writes(self, line: Line) -> list[Put]:

@@ -63,9 +63,10 @@ class PlayingGames:
 
     @classmethod
     def put_write(cls, game_id: str, room: str, variant: str,
-                  players: Mapping[Any, str]) -> Write:
-        """A new game: listed, nobody watching yet."""
-        return Put(cls._item(game_id, room, variant, players, 0, listed=True))
+                  players: Mapping[Any, str], listed: bool = True) -> Write:
+        """A new game (or one moved from another store): nobody watching yet; listed
+        unless adjourned."""
+        return Put(cls._item(game_id, room, variant, players, 0, listed=listed))
 
     def relist_write(self, game_id: str, room: str, variant: str, players: Mapping[Any, str],
                      *, listed: bool, now_ms: int) -> Write:

@@ -55,8 +55,10 @@ def in_progress_writes(state: rules.GameState) -> list[Write]:
     """The rows a game has while it is not finished (each player's game in progress,
     the club's game being played), as if it had just started: what a club moved to
     another store rebuilds instead of copying."""
-    return [w for w in _live_writes(None, state) + _playing_writes(None, state)
-            if isinstance(w, Put)]
+    options = state.options
+    playing = PlayingGames.put_write(state.game_id, options.room, options.variant,
+                                     state.players, listed=state.status == "playing")
+    return [w for w in [*_live_writes(None, state), playing] if isinstance(w, Put)]
 
 
 def _live_writes(before: rules.GameState | None, after: rules.GameState) -> list[Write]:
