@@ -7,6 +7,7 @@ below run with the store's own concurrency on both adapters.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from numbridge.store import keys
 from numbridge.store.dynamodb import DynamoStore
-from numbridge.store.games import Games
+from numbridge.store.games import Games, StoredEvent
 from numbridge.store.port import (
     MAX_ITEM_BYTES,
     MAX_TRANSACTION_ITEMS,
@@ -249,3 +250,63 @@ def test_ten_thousand_concurrent_games_spread_over_the_deadline_shards() -> None
     assert set(per_shard) == set(keys.deadline_shards())
     mean = len(ids) / keys.DEADLINE_SHARDS
     assert max(per_shard.values()) < 1.2 * mean and min(per_shard.values()) > 0.8 * mean
+
+
+# ---------------------------------------------------------------- game events
+
+
+def _event(game: str, v: int, to: str | None = None, **extra: Any) -> StoredEvent:
+    return StoredEvent(v, to, {"type": "placed", "game": game, "v": v, **extra})
+
+
+def test_a_moves_events_are_one_item_and_read_back_in_order_from_any_version(
+        store: Store) -> None:
+    games = Games(store)
+    moves = [[_event("g", 1), _event("g", 2, "blue", hand=[1, 2, 3]), _event("g", 3)],
+             [_event("g", 4)], [_event("g", 5, "red"), _event("g", 6)]]
+    for events in moves:
+        puts = games.event_puts("g", events)
+        assert len(puts) == 1
+        store.transact(puts)
+    assert len(store.query(keys.game("g"), KeyRange(prefix=keys.EVENT_PREFIX)).items) == 3
+    everything = [e for events in moves for e in events]
+    assert games.events_after("g", 0) == everything
+    for v in range(7):
+        assert games.events_after("g", v) == everything[v:]  # mid-item versions too
+    assert games.events_after("g", 1, limit=2) == everything[1:3]
+
+
+def test_a_version_is_written_once_even_inside_an_item(store: Store) -> None:
+    games = Games(store)
+    store.transact(games.event_puts("g", [_event("g", 1), _event("g", 2)]))
+    with pytest.raises(ConflictError):  # a second writer of the same move
+        store.transact(games.event_puts("g", [_event("g", 1, other=True), _event("g", 2)]))
+    assert games.events_after("g", 0) == [_event("g", 1), _event("g", 2)]
+
+
+def test_large_events_are_split_over_items_under_the_item_limit(store: Store) -> None:
+    games = Games(store)
+    pad = "x" * 50_000
+    events = [_event("g", v, pad=pad) for v in range(1, 11)]
+    puts = games.event_puts("g", events)
+    assert 1 < len(puts) <= len(events)
+    store.transact(puts)
+    assert games.events_after("g", 0) == events
+    assert games.events_after("g", 7) == events[7:]
+
+
+def test_events_stored_one_item_each_before_are_read_beside_the_new_ones(
+        store: Store) -> None:
+    """A club upgrading: a game in play has its first events in the old layout."""
+    games = Games(store)
+    old = [_event("g", 1), _event("g", 2, "red", hand=[4]), _event("g", 3)]
+    for e in old:
+        store.put({"pk": keys.game("g"), "sk": keys.event(e.v), "v": e.v, "to": e.to,
+                   "frame": json.dumps(e.frame)}, Absent())
+    new = [_event("g", 4), _event("g", 5, "blue")]
+    store.transact(games.event_puts("g", new))
+    assert games.events_after("g", 0) == old + new
+    assert games.events_after("g", 2) == old[2:] + new
+    assert games.events_after("g", 4) == new[1:]
+    with pytest.raises(ConflictError):  # an old item's version is not written again
+        store.transact(games.event_puts("g", [_event("g", 3)]))

@@ -2,8 +2,15 @@
 
 The state item carries the condition attributes of every write: ``v`` (the
 game's version), ``turn`` and ``step`` (moves left in a Domains pair). A move
-is one transaction: the state put under those conditions plus one item per
-new event, so events exist exactly when the state that produced them does.
+is one transaction: the state put under those conditions plus its events, so
+events exist exactly when the state that produced them does.
+
+A move's events are one item (``EV#`` + the version of its last event, holding
+``first`` and the list ``events``): DynamoDB bills each item written, however
+small, and a move makes three events or so. Keyed by the last version, the
+items from ``EV#(v+1)`` on are exactly those holding an event after ``v``.
+Games written before kept one item per event (``v``, ``to``, ``frame``); those
+are read as they are, beside the new ones.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ from numbridge.store.port import Absent, Equals, KeyRange, Put, Store, Value, Wr
 from numbridge.values import frozen
 
 NO_TURN = "-"
+# Past this many bytes of events an item is closed and the next begins (an item may
+# hold at most 400 KB; a move's events are a few hundred bytes).
+EVENTS_ITEM_BYTES = 64 * 1024
 # The state item is rewritten by every move and DynamoDB bills writes per KB:
 # stored compressed it takes a third to a fifth of the units (docs/cost.md).
 COMPRESS_STATE = True
@@ -60,6 +70,28 @@ def state_text(item: Mapping[str, Value | None]) -> str:
     if "statez" in item:
         return zlib.decompress(base64.b64decode(str(item["statez"]))).decode()
     return str(item["state"])
+
+
+def _chunks(events: Sequence[StoredEvent]) -> list[list[StoredEvent]]:
+    chunks: list[list[StoredEvent]] = []
+    size = EVENTS_ITEM_BYTES
+    for event in events:
+        bytes_ = len(_compact(event.frame))
+        if size + bytes_ > EVENTS_ITEM_BYTES:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(event)
+        size += bytes_
+    return chunks
+
+
+def _stored_events(item: Mapping[str, Value]) -> list[StoredEvent]:
+    """The events of one stored item, in either layout."""
+    if "events" not in item:  # one item per event, as games were stored before
+        to = item.get("to")
+        return [StoredEvent(int(item["v"]), None if to is None else str(to),
+                            json.loads(str(item["frame"])))]
+    return [StoredEvent(int(v), to, frame) for v, to, frame in json.loads(str(item["events"]))]
 
 
 def _unpacked_state(item: Mapping[str, Value]) -> dict[str, Any]:
@@ -105,19 +137,23 @@ class Games:
 
     @staticmethod
     def event_puts(game_id: str, events: Sequence[StoredEvent]) -> list[Write]:
+        """The puts of one transition's events (in ``v`` order): one item, or a few if
+        they are large; each only if new, so a version is never written twice."""
         return [
-            Put({"pk": keys.game(game_id), "sk": keys.event(e.v), "v": e.v, "to": e.to,
-                 "frame": _compact(e.frame)}, Absent())
-            for e in events
+            Put({"pk": keys.game(game_id), "sk": keys.event(chunk[-1].v),
+                 "first": chunk[0].v, "v": chunk[-1].v,
+                 "events": _compact([[e.v, e.to, e.frame] for e in chunk])}, Absent())
+            for chunk in _chunks(events)
         ]
 
     def events_after(self, game_id: str, v: int, limit: int | None = None) -> list[StoredEvent]:
+        """The stored events after version ``v``, in order (at most ``limit``)."""
         page = self.store.query(
             keys.game(game_id), KeyRange(low=keys.event(v + 1), high=keys.LAST_EVENT),
             limit=limit,
         )
-        return [StoredEvent(int(i["v"]), None if i.get("to") is None else str(i["to"]),
-                            json.loads(str(i["frame"]))) for i in page.items]
+        found = [e for item in page.items for e in _stored_events(item) if e.v > v]
+        return found if limit is None else found[:limit]
 
     def deadlines(self, upto_ms: int | None = None) -> list[tuple[str, int, int]]:
         """(game, v, deadline) of every game whose deadline runs (at or before
