@@ -9,12 +9,12 @@ dataclass (:mod:`numbridge.rules.view_types`), events are :mod:`.event_frames`.
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Literal, get_type_hints
+from typing import Annotated, Any, Literal, Union, get_type_hints
 
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 
 from numbridge.protocol.errors import ErrorCode
-from numbridge.protocol.event_frames import EVENT_TYPES
+from numbridge.protocol.event_frames import EVENT_TYPES, EVENTS
 from numbridge.protocol.schemas import Strict
 from numbridge.rules.seats import BlockKind, Seat, Status, Variant
 from numbridge.rules.state import Result
@@ -224,7 +224,20 @@ class Presence(Strict):
     online: bool
 
 
-PUSHED = (RematchOffered, RematchDeclined, RematchAccepted, Presence)
+# A game event as it stands alone: one of the kinds, or a placeholder.
+GameEvent = Annotated[Union[(Hidden, *EVENTS)], Field(discriminator="type")]  # type: ignore[valid-type]
+
+Events = create_model(
+    "Events", __base__=Strict, __module__=__name__,
+    __doc__="To a connection opened with `batch=1`: the events one request (or timer, or "
+            "bot move) produced in one game, in `v` order, each exactly the frame it would "
+            "have been alone; and a `sync` with `v` answered in such frames (each at most "
+            "32 KB) before its `ack`.",
+    type=(Literal["events"], "events"), game=(str, ...),
+    events=(list[GameEvent], Field(..., min_length=1)),
+)
+
+PUSHED = (RematchOffered, RematchDeclined, RematchAccepted, Presence, Events)
 
 ANSWERS = (
     Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
@@ -233,13 +246,14 @@ ANSWERS = (
 FixedFrame = Annotated[
     Ack | Error | State | Hidden | RoomsAnswer | ProposalAnswer | ProposalsAnswer
     | GamesAnswer | RecordAnswer | LeaderboardAnswer | CandidatesAnswer | LiveAnswer
-    | RematchOffered | RematchDeclined | RematchAccepted | Presence,
+    | RematchOffered | RematchDeclined | RematchAccepted | Presence
+    | Events,  # type: ignore[valid-type]
     Field(discriminator="type"),
 ]
 FIXED_TYPES = frozenset(
     {"ack", "error", "state", "hidden", "rooms", "proposal", "proposals", "games", "record",
      "leaderboard", "candidates", "live", "rematch_offered", "rematch_declined",
-     "rematch_accepted", "presence"}
+     "rematch_accepted", "presence", "events"}
 )
 
 

@@ -7,12 +7,14 @@ frame for the requester only.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable
 from typing import Any
 
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import requests as req
+from numbridge.protocol.batching import batched
 from numbridge.service.commit import Once, digest, refused, settle
 from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
@@ -93,10 +95,16 @@ class MessageHandler:
             return refused(request.id, ProtocolError("internal", "the server failed; retry"))
 
     def _handle(self, connection_id: str, request: req.Request) -> Outcome:
-        player = self.svc.connections.player_of(connection_id)
-        if player is None:
+        connection = self.svc.connections.get(connection_id)
+        if connection is None:
             return refused(request.id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
+        outcome = self._serve(connection_id, connection.player, request)
+        if connection.batch:  # a sync's events, as the pushes: in ``events`` frames
+            return dataclasses.replace(outcome, replies=batched(outcome.replies))
+        return outcome
+
+    def _serve(self, connection_id: str, player: str, request: req.Request) -> Outcome:
         logger.append_keys(player=player)
         wait_ms = self.svc.limiter.take(player, self.svc.clock())
         if wait_ms is not None:

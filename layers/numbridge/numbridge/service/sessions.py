@@ -27,7 +27,8 @@ def _connection_id(event: dict[str, Any]) -> str:
 
 def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     connection_id = _connection_id(event)
-    token = (event.get("queryStringParameters") or {}).get("token")
+    query = event.get("queryStringParameters") or {}
+    token = query.get("token")
     try:
         player = verify_player(token, svc.token_secret, svc.cognito)
     except InvalidToken as exc:
@@ -36,7 +37,8 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     except AuthUnavailable:
         logger.exception("tokens cannot be checked now")
         return {"statusCode": 503, "body": "sign-in is unavailable; retry shortly"}
-    svc.connections.add(connection_id, player, svc.clock())
+    # batch=1: the events of one request in one game come as one frame (protocol.batching)
+    svc.connections.add(connection_id, player, svc.clock(), batch=query.get("batch") == "1")
     logger.append_keys(player=player)
     logger.info("connected", extra={"connection": connection_id})
     _announce_if(svc, player, True, lambda: svc.connections.of_player(player) == [connection_id])

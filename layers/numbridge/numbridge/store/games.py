@@ -85,7 +85,7 @@ def _chunks(events: Sequence[StoredEvent]) -> list[list[StoredEvent]]:
     return chunks
 
 
-def _stored_events(item: Mapping[str, Value]) -> list[StoredEvent]:
+def stored_events(item: Mapping[str, Value]) -> list[StoredEvent]:
     """The events of one stored item, in either layout."""
     if "events" not in item:  # one item per event, as games were stored before
         to = item.get("to")
@@ -152,7 +152,7 @@ class Games:
             keys.game(game_id), KeyRange(low=keys.event(v + 1), high=keys.LAST_EVENT),
             limit=limit,
         )
-        found = [e for item in page.items for e in _stored_events(item) if e.v > v]
+        found = [e for item in page.items for e in stored_events(item) if e.v > v]
         return found if limit is None else found[:limit]
 
     def deadlines(self, upto_ms: int | None = None) -> list[tuple[str, int, int]]:

@@ -6,6 +6,7 @@ A watch is two items, written and deleted together: ``GAME#g`` / ``WATCH#c``
 at ``$disconnect`` or when a post finds it gone). Both carry ``expires_at``: a
 connection that vanished without ``$disconnect`` is forgotten by the TTL, and
 reads skip an expired watch before the TTL gets to it (DynamoDB's deletes late).
+The game's item carries ``batch`` when the connection takes batched events.
 """
 
 from __future__ import annotations
@@ -26,6 +27,14 @@ class Audience:
     watchers: int
 
 
+@frozen
+class Receiver:
+    """A connection frames are posted to, and whether it takes batched events."""
+
+    connection: str
+    batch: bool
+
+
 def _current(item: Item, now_ms: int) -> bool:
     return int(item.get("expires_at", 0)) > now_ms // 1000
 
@@ -34,12 +43,13 @@ class Watches:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def add(self, game_id: str, connection_id: str, player: str, now_ms: int) -> None:
+    def add(self, game_id: str, connection_id: str, player: str, now_ms: int,
+            batch: bool = False) -> None:
         """Watch (again: the TTL starts over)."""
         expires = now_ms // 1000 + WATCH_TTL_S
         self.store.transact([
             Put({"pk": keys.game(game_id), "sk": keys.watcher(connection_id),
-                 "player": player, "expires_at": expires}),
+                 "player": player, "expires_at": expires, "batch": True if batch else None}),
             Put({"pk": keys.connection(connection_id), "sk": keys.watched(game_id),
                  "expires_at": expires}),
         ])
@@ -54,9 +64,13 @@ class Watches:
 
     def of_game(self, game_id: str, now_ms: int) -> list[str]:
         """The connections watching a game."""
+        return [r.connection for r in self.receivers(game_id, now_ms)]
+
+    def receivers(self, game_id: str, now_ms: int) -> list[Receiver]:
+        """The connections watching a game, each with whether it takes batched events."""
         page = self.store.query(keys.game(game_id), KeyRange(prefix=keys.WATCH_PREFIX))
-        return [str(i["sk"]).removeprefix(keys.WATCH_PREFIX) for i in page.items
-                if _current(i, now_ms)]
+        return [Receiver(str(i["sk"]).removeprefix(keys.WATCH_PREFIX), i.get("batch") is True)
+                for i in page.items if _current(i, now_ms)]
 
     def audience(self, game_id: str, now_ms: int) -> Audience | None:
         """The game's version and its watchers in one query (they sort right after its
