@@ -21,6 +21,8 @@ from numbridge.service.delivery import deliver
 from numbridge.service.inbound import message_parts
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
+from numbridge.store.connections import Connection, Connections
+from numbridge.store.games import Games
 
 # (services, player, request), or (services, player, connection id, request).
 UseCase = Callable[..., Outcome]
@@ -95,7 +97,17 @@ class MessageHandler:
             return refused(request.id, ProtocolError("internal", "the server failed; retry"))
 
     def _handle(self, connection_id: str, request: req.Request) -> Outcome:
-        connection = self.svc.connections.get(connection_id)
+        if not isinstance(request, req.GameRequest):
+            return self._as_connection(connection_id, request,
+                                       self.svc.connections.get(connection_id))
+        # Who asks and the game they ask about, in one read: its first load is this one.
+        connection_item, state_item = self.svc.store.get_many(
+            [Connections.key(connection_id), Games.state_key(request.game)])
+        with Games.read_ahead(request.game, state_item):
+            return self._as_connection(connection_id, request, Connections.parse(connection_item))
+
+    def _as_connection(self, connection_id: str, request: req.Request,
+                       connection: Connection | None) -> Outcome:
         if connection is None:
             return refused(request.id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
@@ -121,6 +133,11 @@ class MessageHandler:
             return serve(self.svc, player, request)
 
         once = Once(player, request.id, digest(request)) if request.once else None
-        if once is not None and (repeat := once.stored(self.svc)) is not None:
+        # A game action's repeat is found in the commit instead: its receipt is put only
+        # if absent, and a receipt already there turns the commit into a conflict that
+        # ``settle`` answers from it (one read less a move). Other requests look first:
+        # deciding them again may cost a deal.
+        if (once is not None and not isinstance(request, req.GameAction)
+                and (repeat := once.stored(self.svc)) is not None):
             return repeat
         return settle(self.svc, decide, once, request.id)

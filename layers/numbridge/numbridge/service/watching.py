@@ -50,6 +50,7 @@ def watch(svc: Services, player: str, connection_id: str, request: req.Watch) ->
     connection = svc.connections.get(connection_id)
     svc.watches.add(request.game, connection_id, player, now,
                     batch=connection is not None and connection.batch)
+    svc.games.mark_watched(request.game)  # moves decided before this commit fail theirs
     # Read again now that the watch is stored: a move committed after this read reaches
     # the watcher through the fan-out (which reads the watchers after its commit).
     state = _state(svc, request.game)

@@ -7,7 +7,7 @@ Both items of a connection carry ``batch`` when it asked for batched events
 from __future__ import annotations
 
 from numbridge.store import keys
-from numbridge.store.port import KeyRange, Put, Store
+from numbridge.store.port import Item, KeyRange, Put, Store
 from numbridge.store.watches import Receiver, Watches
 from numbridge.values import frozen
 
@@ -34,11 +34,19 @@ class Connections:
                  "expires_at": expires, "batch": flag}),
         ])
 
-    def get(self, connection_id: str) -> Connection | None:
-        item = self.store.get(keys.connection(connection_id), keys.CONN)
+    @staticmethod
+    def key(connection_id: str) -> tuple[str, str]:
+        return keys.connection(connection_id), keys.CONN
+
+    @staticmethod
+    def parse(item: Item | None) -> Connection | None:
+        """The connection in its stored item (``None``: no such connection)."""
         if item is None:
             return None
         return Connection(str(item["player"]), item.get("batch") is True)
+
+    def get(self, connection_id: str) -> Connection | None:
+        return self.parse(self.store.get(*self.key(connection_id)))
 
     def player_of(self, connection_id: str) -> str | None:
         found = self.get(connection_id)
