@@ -128,3 +128,32 @@ def test_a_repeated_request_is_answered_again_batched_or_not(world: World) -> No
     # The same id again, on the other device: the same answer, no events pushed again.
     assert ana.send("exchange", game=game, id="x") == [{"type": "ack", "id": "x"}]
     assert ana_b.new() == []
+
+
+def test_a_watch_between_a_moves_decision_and_its_commit_still_gets_the_move(
+        world: World) -> None:
+    """A game nobody watched skips the watchers query; a watch that lands while a move is
+    being decided makes that move's commit fail, and the move, decided again, reaches it."""
+    ana, _bob, _ana_b, _bob_b, game = a_game(world)
+    cy = world.join("cy", batch=True)
+    store = world.svc.store
+    real = store.transact
+    watched: list[dict[str, Any]] = []
+    moves: list[Any] = []
+
+    def transact(writes: Any) -> None:
+        if not moves and any(getattr(w, "item", {}).get("sk") == "STATE" for w in writes):
+            moves.append(writes)
+            watched.append(cy.ask("watch", game=game))  # just before the move's commit
+        real(writes)
+
+    store.transact = transact  # type: ignore[method-assign]
+    try:
+        assert ana.ask("exchange", game=game)["type"] == "ack"
+    finally:
+        store.transact = real  # type: ignore[method-assign]
+    assert watched[0]["type"] == "state" and watched[0]["v"] == 0
+    [frame] = cy.new()  # after its state (the answer to its watch), the move
+    assert frame["type"] == "events"
+    assert [e["v"] for e in frame["events"]] == list(range(1, len(frame["events"]) + 1))
+    assert world.svc.games.load(game).unwatched is False  # type: ignore[union-attr]

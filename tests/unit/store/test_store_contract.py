@@ -310,3 +310,56 @@ def test_events_stored_one_item_each_before_are_read_beside_the_new_ones(
     assert games.events_after("g", 4) == new[1:]
     with pytest.raises(ConflictError):  # an old item's version is not written again
         store.transact(games.event_puts("g", [_event("g", 3)]))
+
+
+def test_a_batch_read_answers_each_key_in_order_and_keeps_the_limits(store: Store) -> None:
+    store.put(item("A", "1", n=1))
+    store.put(item("B", "2", n=2))
+    assert store.get_many([("B", "2"), ("A", "9"), ("A", "1")]) == [
+        item("B", "2", n=2), None, item("A", "1", n=1)]
+    assert store.get_many([]) == []
+    with pytest.raises(LimitError):
+        store.get_many([("A", "1"), ("A", "1")])
+    with pytest.raises(LimitError):
+        store.get_many([("A", str(n)) for n in range(101)])
+    many = [("A", str(n)) for n in range(100)]
+    assert store.get_many(many)[1] == item("A", "1", n=1)
+
+
+def test_a_read_ahead_state_serves_the_first_load_only(store: Store) -> None:
+    games = Games(store)
+    store.transact([games.state_put("g", {"x": 1}, v=1, turn="blue", step=1,
+                                    status="playing", players={}, deadline_ms=None,
+                                    expected=None)])
+    [ahead] = store.get_many([Games.state_key("g")])
+    assert ahead is not None
+    store.put({**ahead, "v": 2})  # changed since it was read ahead
+    with Games.read_ahead("g", ahead):
+        first, second = games.load("g"), games.load("g")
+    assert first is not None and second is not None
+    assert (first.v, second.v) == (1, 2)
+    assert first.unwatched
+
+
+def test_the_first_watch_takes_the_unwatched_mark_off_and_fails_a_move_decided_before(
+        store: Store) -> None:
+    games = Games(store)
+    store.transact([games.state_put("g", {"x": 1}, v=1, turn="blue", step=1,
+                                    status="playing", players={}, deadline_ms=None,
+                                    expected=None)])
+    decided = games.load("g")
+    assert decided is not None and decided.unwatched
+    games.mark_watched("g")
+    watched = games.load("g")
+    assert watched is not None and not watched.unwatched and watched.state == {"x": 1}
+    move = games.state_put("g", {"x": 2}, v=2, turn="red", step=1, status="playing",
+                           players={}, deadline_ms=None, expected=decided)
+    with pytest.raises(ConflictError):  # decided before the watch: decided again
+        store.transact([move])
+    again = games.state_put("g", {"x": 2}, v=2, turn="red", step=1, status="playing",
+                            players={}, deadline_ms=None, expected=watched)
+    store.transact([again])
+    after = games.load("g")
+    assert after is not None and not after.unwatched  # never unwatched again
+    games.mark_watched("g")  # a second watch: nothing to do
+    assert store.get(*Games.state_key("g")) == store.get(*Games.state_key("g"))
