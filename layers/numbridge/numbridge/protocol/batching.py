@@ -64,3 +64,11 @@ def batched(frames: Iterable[dict[str, Any]],
         size += bytes_
     close()
     return out
+
+
+def unbatched(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """A received frame as the frames it stands for: an ``events`` frame's events, in
+    order; any other frame itself."""
+    if frame.get("type") == "events" and isinstance(frame.get("events"), list):
+        return [e for e in frame["events"] if isinstance(e, dict)]
+    return [frame]
