@@ -161,9 +161,10 @@ class LocalServer:
         """A token for player ``name``, signed with this server's secret."""
         return issue_token(name, token_secret(self.data_dir))
 
-    def player(self, name: str) -> Player:
-        """A connected player (use as a context manager)."""
-        url = f"{self.ws_url}?token={self.token(name)}"
+    def player(self, name: str, batch: bool = False) -> Player:
+        """A connected player (use as a context manager); ``batch``: asking for batched
+        events."""
+        url = f"{self.ws_url}?token={self.token(name)}" + ("&batch=1" if batch else "")
         return Player(name, connect(url, open_timeout=10, legacy=True))
 
 

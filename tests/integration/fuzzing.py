@@ -212,7 +212,9 @@ class FuzzFailure(AssertionError):
 
 
 class GameWrites:
-    """Wraps the store: remembers every write to a game's items."""
+    """Wraps the store: remembers every write to a game's items that landed (a write
+    refused by its condition changed nothing: a game action reusing another request's
+    id is decided, and its commit fails on the receipt already there)."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
@@ -222,16 +224,17 @@ class GameWrites:
         return getattr(self._store, name)
 
     def put(self, item: Any, condition: Any = None) -> None:
-        self._note([str(item["pk"])])
         self._store.put(item, condition)
+        self._note([str(item["pk"])])
 
     def delete(self, pk: str, sk: str, condition: Any = None) -> Any:
+        old = self._store.delete(pk, sk, condition)
         self._note([pk])
-        return self._store.delete(pk, sk, condition)
+        return old
 
     def transact(self, writes: Sequence[Write]) -> None:
-        self._note([w.key[0] for w in writes])
         self._store.transact(writes)
+        self._note([w.key[0] for w in writes])
 
     def _note(self, pks: list[str]) -> None:
         self.games.extend(pk for pk in pks if pk.startswith("GAME#"))

@@ -144,8 +144,9 @@ class Conn:
         fresh = self.frames[self.cursor:]
         self.cursor = len(self.frames)
         for f in fresh:
-            if "game" in f and "v" in f:
-                self.v[f["game"]] = max(self.v.get(f["game"], 0), f["v"])
+            for one in f["events"] if f.get("type") == "events" else [f]:
+                if "game" in one and "v" in one:
+                    self.v[one["game"]] = max(self.v.get(one["game"], 0), one["v"])
         return fresh
 
     def raw(self, body: str, route: str | None = None) -> list[dict[str, Any]]:
@@ -207,14 +208,17 @@ class World:
 
     # --- API Gateway ------------------------------------------------------------
 
-    def connect(self, player: str | None, token: str | None = None) -> tuple[int, Conn | None]:
+    def connect(self, player: str | None, token: str | None = None,
+                batch: bool = False) -> tuple[int, Conn | None]:
         event = load_event("connect")
         cid = f"conn{next(_ids)}="
         event["requestContext"]["connectionId"] = cid
         if token is None and player is not None:
             token = issue_token(player, SECRET)
-        event["queryStringParameters"] = {"token": token} if token else None
-        event["multiValueQueryStringParameters"] = {"token": [token]} if token else None
+        query = ({"token": token} if token else {}) | ({"batch": "1"} if batch else {})
+        event["queryStringParameters"] = query or None
+        event["multiValueQueryStringParameters"] = ({k: [v] for k, v in query.items()}
+                                                    or None)
         answer = function(self.routes["$connect"])(event, LambdaContext())
         status = int(answer["statusCode"])
         if status != 200:
@@ -223,8 +227,8 @@ class World:
         self.ledger.players[cid] = player or "?"
         return status, Conn(self, player or "?", cid)
 
-    def join(self, player: str) -> Conn:
-        status, conn = self.connect(player)
+    def join(self, player: str, batch: bool = False) -> Conn:
+        status, conn = self.connect(player, batch=batch)
         assert status == 200 and conn is not None
         return conn
 

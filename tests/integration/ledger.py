@@ -20,8 +20,8 @@ from typing import Any
 from numbridge import rules
 from numbridge.protocol.models import EVENT_TYPES
 from numbridge.store import keys
-from numbridge.store.games import state_text
-from numbridge.store.port import Put, Store, Write
+from numbridge.store.games import state_text, stored_events
+from numbridge.store.port import Put, Store, Write, clean
 from testkit.hidden import Secrets, leaks, said_in, secrets_of
 
 
@@ -62,9 +62,8 @@ class Ledger:
                     if _parses(text):  # a test may poison a state on purpose
                         self.states.setdefault(game, {})[int(str(w.item["v"]))] = text
                 elif str(w.item["sk"]).startswith("EV#"):
-                    to = w.item.get("to")
-                    self.events.setdefault(game, {})[int(str(w.item["v"]))] = (
-                        None if to is None else str(to), json.loads(str(w.item["frame"])))
+                    for e in stored_events(clean(w.item)):
+                        self.events.setdefault(game, {})[e.v] = (e.to, e.frame)
 
     @contextmanager
     def handling(self, body: str) -> Iterator[None]:
@@ -80,10 +79,13 @@ class Ledger:
             self._local.request = None
 
     def post(self, connection: str, frame: dict[str, Any]) -> None:
+        """Remember a posted frame; a batch of events as each of its events (each must be
+        exactly what that event alone would have been)."""
         with self._lock:
             latest = {g: max(vs) for g, vs in self.states.items()}
-            self.posted.append(Posted(connection, frame, latest,
-                                      getattr(self._local, "request", None)))
+            request = getattr(self._local, "request", None)
+            for one in frame["events"] if frame.get("type") == "events" else [frame]:
+                self.posted.append(Posted(connection, one, latest, request))
 
     # --- checking -----------------------------------------------------------------
 

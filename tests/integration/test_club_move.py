@@ -16,9 +16,9 @@ import pytest
 from harness import Conn, World
 from numbridge.cli import main
 from numbridge.clubfile.moving import export_club
+from numbridge.sam_template import create_tables
 from numbridge.service import context as ctx
 from numbridge.store.dynamodb import DynamoStore
-from numbridge.sam_template import create_tables
 from numbridge.store.sqlite import SqliteStore
 from players import first_moves, play_out, start_game
 from testkit.moto_server import client

@@ -55,6 +55,10 @@ class FaultyStore:
         self._before("read")
         return self._store.get(pk, sk)
 
+    def get_many(self, keys: Any) -> Any:
+        self._before("read")
+        return self._store.get_many(keys)
+
     def query(self, *args: Any, **kwargs: Any) -> Any:
         self._before("query")
         return self._store.query(*args, **kwargs)
@@ -175,7 +179,8 @@ def test_faults_lose_nothing_and_apply_nothing_twice(world: World, room: str) ->
         lost += after < before + 1
         if rng.random() < 0.05:  # a phone drops off and comes back
             drops += 1
-            with contextlib.suppress(SystemExit):  # $disconnect died: the item expires
+            # $disconnect died or failed (API Gateway only logs it): the item expires
+            with contextlib.suppress(SystemExit, Throttled, TimeoutError):
                 conns[mover].close()
             conns[mover] = rejoin(mover)
             devices[mover].append(conns[mover].id)

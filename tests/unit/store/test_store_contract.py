@@ -7,6 +7,7 @@ below run with the store's own concurrency on both adapters.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ import pytest
 from numbridge.sam_template import create_tables
 from numbridge.store import keys
 from numbridge.store.dynamodb import DynamoStore
-from numbridge.store.games import Games
+from numbridge.store.games import Games, StoredEvent
 from numbridge.store.port import (
     MAX_ITEM_BYTES,
     MAX_TRANSACTION_ITEMS,
@@ -297,3 +298,116 @@ def test_partitions_are_listed_once_each_sorted_and_by_prefix(store: Store) -> N
     assert listing.partitions("GAME#") == ["GAME#a", "GAME#b"]
     assert listing.partitions() == ["GAME#a", "GAME#b", "GAMER", "PLAYER#x"]
     assert listing.partitions("NONE#") == []
+
+
+# ---------------------------------------------------------------- game events
+
+
+def _event(game: str, v: int, to: str | None = None, **extra: Any) -> StoredEvent:
+    return StoredEvent(v, to, {"type": "placed", "game": game, "v": v, **extra})
+
+
+def test_a_moves_events_are_one_item_and_read_back_in_order_from_any_version(
+        store: Store) -> None:
+    games = Games(store)
+    moves = [[_event("g", 1), _event("g", 2, "blue", hand=[1, 2, 3]), _event("g", 3)],
+             [_event("g", 4)], [_event("g", 5, "red"), _event("g", 6)]]
+    for events in moves:
+        puts = games.event_puts("g", events)
+        assert len(puts) == 1
+        store.transact(puts)
+    assert len(store.query(keys.game("g"), KeyRange(prefix=keys.EVENT_PREFIX)).items) == 3
+    everything = [e for events in moves for e in events]
+    assert games.events_after("g", 0) == everything
+    for v in range(7):
+        assert games.events_after("g", v) == everything[v:]  # mid-item versions too
+    assert games.events_after("g", 1, limit=2) == everything[1:3]
+
+
+def test_a_version_is_written_once_even_inside_an_item(store: Store) -> None:
+    games = Games(store)
+    store.transact(games.event_puts("g", [_event("g", 1), _event("g", 2)]))
+    with pytest.raises(ConflictError):  # a second writer of the same move
+        store.transact(games.event_puts("g", [_event("g", 1, other=True), _event("g", 2)]))
+    assert games.events_after("g", 0) == [_event("g", 1), _event("g", 2)]
+
+
+def test_large_events_are_split_over_items_under_the_item_limit(store: Store) -> None:
+    games = Games(store)
+    pad = "x" * 50_000
+    events = [_event("g", v, pad=pad) for v in range(1, 11)]
+    puts = games.event_puts("g", events)
+    assert 1 < len(puts) <= len(events)
+    store.transact(puts)
+    assert games.events_after("g", 0) == events
+    assert games.events_after("g", 7) == events[7:]
+
+
+def test_events_stored_one_item_each_before_are_read_beside_the_new_ones(
+        store: Store) -> None:
+    """A club upgrading: a game in play has its first events in the old layout."""
+    games = Games(store)
+    old = [_event("g", 1), _event("g", 2, "red", hand=[4]), _event("g", 3)]
+    for e in old:
+        store.put({"pk": keys.game("g"), "sk": keys.event(e.v), "v": e.v, "to": e.to,
+                   "frame": json.dumps(e.frame)}, Absent())
+    new = [_event("g", 4), _event("g", 5, "blue")]
+    store.transact(games.event_puts("g", new))
+    assert games.events_after("g", 0) == old + new
+    assert games.events_after("g", 2) == old[2:] + new
+    assert games.events_after("g", 4) == new[1:]
+    with pytest.raises(ConflictError):  # an old item's version is not written again
+        store.transact(games.event_puts("g", [_event("g", 3)]))
+
+
+def test_a_batch_read_answers_each_key_in_order_and_keeps_the_limits(store: Store) -> None:
+    store.put(item("A", "1", n=1))
+    store.put(item("B", "2", n=2))
+    assert store.get_many([("B", "2"), ("A", "9"), ("A", "1")]) == [
+        item("B", "2", n=2), None, item("A", "1", n=1)]
+    assert store.get_many([]) == []
+    with pytest.raises(LimitError):
+        store.get_many([("A", "1"), ("A", "1")])
+    with pytest.raises(LimitError):
+        store.get_many([("A", str(n)) for n in range(101)])
+    many = [("A", str(n)) for n in range(100)]
+    assert store.get_many(many)[1] == item("A", "1", n=1)
+
+
+def test_a_read_ahead_state_serves_the_first_load_only(store: Store) -> None:
+    games = Games(store)
+    store.transact([games.state_put("g", {"x": 1}, v=1, turn="blue", step=1,
+                                    status="playing", players={}, deadline_ms=None,
+                                    expected=None)])
+    [ahead] = store.get_many([Games.state_key("g")])
+    assert ahead is not None
+    store.put({**ahead, "v": 2})  # changed since it was read ahead
+    with Games.read_ahead("g", ahead):
+        first, second = games.load("g"), games.load("g")
+    assert first is not None and second is not None
+    assert (first.v, second.v) == (1, 2)
+    assert first.unwatched
+
+
+def test_the_first_watch_takes_the_unwatched_mark_off_and_fails_a_move_decided_before(
+        store: Store) -> None:
+    games = Games(store)
+    store.transact([games.state_put("g", {"x": 1}, v=1, turn="blue", step=1,
+                                    status="playing", players={}, deadline_ms=None,
+                                    expected=None)])
+    decided = games.load("g")
+    assert decided is not None and decided.unwatched
+    games.mark_watched("g")
+    watched = games.load("g")
+    assert watched is not None and not watched.unwatched and watched.state == {"x": 1}
+    move = games.state_put("g", {"x": 2}, v=2, turn="red", step=1, status="playing",
+                           players={}, deadline_ms=None, expected=decided)
+    with pytest.raises(ConflictError):  # decided before the watch: decided again
+        store.transact([move])
+    again = games.state_put("g", {"x": 2}, v=2, turn="red", step=1, status="playing",
+                            players={}, deadline_ms=None, expected=watched)
+    store.transact([again])
+    after = games.load("g")
+    assert after is not None and not after.unwatched  # never unwatched again
+    games.mark_watched("g")  # a second watch: nothing to do
+    assert store.get(*Games.state_key("g")) == store.get(*Games.state_key("g"))

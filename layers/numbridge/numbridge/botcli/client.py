@@ -24,6 +24,7 @@ from typing import Any
 
 from numbridge.bot import Knowledge, Level, decide
 from numbridge.bot.tracking import settled
+from numbridge.protocol.batching import unbatched
 from numbridge.values import frozen
 
 from .game import Game
@@ -101,7 +102,8 @@ class BotClient:
 
     def _address(self) -> str:
         base = self.options.url
-        return f"{base}{'&' if '?' in base else '?'}token={self.options.token}"
+        # batch=1: a move's events come as one frame (unpacked in _read)
+        return f"{base}{'&' if '?' in base else '?'}token={self.options.token}&batch=1"
 
     async def _session(self) -> None:
         reader = asyncio.create_task(self._read())
@@ -148,18 +150,23 @@ class BotClient:
 
     async def _read(self) -> None:
         async for raw in self._ws:
-            frame = json.loads(raw)
-            if not isinstance(frame, dict):
+            received = json.loads(raw)
+            if not isinstance(received, dict):
                 continue
-            self.on_frame(frame)
-            rid = frame.get("id")
-            if rid is not None and rid in self._answers:
-                future = self._answers.pop(rid)
-                if not future.done():
-                    future.set_result(frame)
-                if frame.get("type") != "state":
-                    continue
-            self._pushed(frame)
+            for frame in unbatched(received):
+                self._take(frame)
+
+    def _take(self, frame: Frame) -> None:
+        """One frame (an event of a batch is one): answers, then what was pushed."""
+        self.on_frame(frame)
+        rid = frame.get("id")
+        if rid is not None and rid in self._answers:
+            future = self._answers.pop(rid)
+            if not future.done():
+                future.set_result(frame)
+            if frame.get("type") != "state":
+                return
+        self._pushed(frame)
 
     def on_frame(self, frame: Frame) -> None:
         """Every frame as it arrives, before it is handled: for a subclass that

@@ -334,5 +334,18 @@ ANSWERS: tuple[type[Answer], ...] = (
     RecordAnswer, LeaderboardAnswer, CandidatesAnswer, LiveAnswer,
 )
 """The answers to a request, in the order the AsyncAPI document lists them."""
-PUSHED: tuple[type[Answer], ...] = (RematchOffered, RematchDeclined, RematchAccepted, Presence)
+@frozen(kw_only=True)
+class Events(Answer):
+    """To a connection opened with `batch=1`: the events one request (or timer, or bot
+    move) produced in one game, in `v` order, each exactly the frame it would have been
+    alone; and a `sync` with `v` answered in such frames (each at most 32 KB) before its
+    `ack`."""
+
+    type: ClassVar[str] = "events"
+    game: str
+    events: Annotated[list[dict[str, Any]], "GameEvents"]  # each a game event's own frame
+
+
+PUSHED: tuple[type[Answer], ...] = (
+    RematchOffered, RematchDeclined, RematchAccepted, Presence, Events)
 """Pushed frames that are not game events (no ``v``)."""

@@ -109,6 +109,8 @@ def _model_type(hint: Any) -> Any:
     origin, args = get_origin(hint), get_args(hint)
     if origin is Annotated:
         described = args[1]
+        if isinstance(described, str):  # a type of this module, named
+            return _DESCRIBED[described]()
         return _model_type(described) if isinstance(described, type) else _model_type(args[0])
     if origin in (Union, types.UnionType):
         swapped = tuple(_model_type(a) for a in args)
@@ -194,10 +196,20 @@ def event_model(body: type[EventBody]) -> type[EventFrame]:
                         __module__=__name__, **declared)
 
 
+EVENTS: tuple[type[EventFrame], ...] = tuple(event_model(kind) for kind in KINDS)
+
+
+def _game_events() -> Any:
+    """A game event as it stands alone (one of the kinds, or a placeholder); at least one."""
+    kinds: Any = Union[(answer_model(answers.Hidden), *EVENTS)]
+    one: Any = Annotated[kinds, Field(discriminator="type")]
+    return Annotated[list[one], Field(min_length=1)]
+
+
+_DESCRIBED = {"GameEvents": _game_events}
 ANSWERS: tuple[type[Strict], ...] = tuple(answer_model(a) for a in answers.ANSWERS)
 HIDDEN: type[Strict] = answer_model(answers.Hidden)
 PUSHED: tuple[type[Strict], ...] = tuple(answer_model(a) for a in answers.PUSHED)
-EVENTS: tuple[type[EventFrame], ...] = tuple(event_model(kind) for kind in KINDS)
 EVENT_TYPES: dict[str, type[EventFrame]] = {
     kind.kind: model for kind, model in zip(KINDS, EVENTS, strict=True)
 }

@@ -4,7 +4,8 @@ Each player's frames go to all their devices; a game's spectator frames to every
 connection watching it, read after the commit (a watch stored later was answered
 with a state at least this new). Everything is posted at once
 (``Notifier.post_all``); a failure reaching anyone is logged and skipped: the
-change stands, and clients catch up by ``v`` (``sync``).
+change stands, and clients catch up by ``v`` (``sync``). A connection that asked
+for batched events gets each game's run of events as one ``events`` frame.
 """
 
 from __future__ import annotations
@@ -13,24 +14,33 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from numbridge.protocol.batching import batched
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
+from numbridge.store.watches import Receiver
 
 
 def deliver(svc: Services, outcome: Outcome) -> None:
     frames_for: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+    batching: set[str] = set()
     for player, frames in outcome.pushes:
-        for connection_id in _whom(svc.connections.of_player, player):
-            frames_for[connection_id] += frames
+        for receiver in _whom(svc.connections.receivers, player):
+            frames_for[receiver.connection] += frames
+            if receiver.batch:
+                batching.add(receiver.connection)
     now = svc.clock()
     for game_id, frames in outcome.to_watchers:
-        for connection_id in _whom(lambda game: svc.watches.of_game(game, now), game_id):
-            frames_for[connection_id] += frames
+        for receiver in _whom(lambda game: svc.watches.receivers(game, now), game_id):
+            frames_for[receiver.connection] += frames
+            if receiver.batch:
+                batching.add(receiver.connection)
+    for connection_id in batching:
+        frames_for[connection_id] = batched(frames_for[connection_id])
     svc.notifier.post_all(frames_for)
 
 
-def _whom(connections_of: Callable[[str], list[str]], key: str) -> list[str]:
+def _whom(connections_of: Callable[[str], list[Receiver]], key: str) -> list[Receiver]:
     """The connections of a player or a game's watchers; none if they cannot be read now."""
     try:
         return connections_of(key)

@@ -7,18 +7,22 @@ frame for the requester only.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable
 from typing import Any
 
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import requests as req
+from numbridge.protocol.batching import batched
 from numbridge.service.commit import Once, digest, refused, settle
 from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.inbound import message_parts
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
+from numbridge.store.connections import Connection, Connections
+from numbridge.store.games import Games
 
 # (services, player, request), or (services, player, connection id, request).
 UseCase = Callable[..., Outcome]
@@ -110,10 +114,26 @@ class MessageHandler:
         # A flood from one connection is turned away before it costs a store read.
         if (limited := self._limited(connection_key(connection_id), request)) is not None:
             return limited
-        player = self.svc.connections.player_of(connection_id)
-        if player is None:
+        if not isinstance(request, req.GameRequest):
+            return self._as_connection(connection_id, request,
+                                       self.svc.connections.get(connection_id))
+        # Who asks and the game they ask about, in one read: its first load is this one.
+        connection_item, state_item = self.svc.store.get_many(
+            [Connections.key(connection_id), Games.state_key(request.game)])
+        with Games.read_ahead(request.game, state_item):
+            return self._as_connection(connection_id, request, Connections.parse(connection_item))
+
+    def _as_connection(self, connection_id: str, request: req.Request,
+                       connection: Connection | None) -> Outcome:
+        if connection is None:
             return refused(request.id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
+        outcome = self._serve(connection_id, connection.player, request)
+        if connection.batch:  # a sync's events, as the pushes: in ``events`` frames
+            return dataclasses.replace(outcome, replies=batched(outcome.replies))
+        return outcome
+
+    def _serve(self, connection_id: str, player: str, request: req.Request) -> Outcome:
         logger.append_keys(player=player)
         if (limited := self._limited(player, request)) is not None:
             return limited
@@ -127,7 +147,12 @@ class MessageHandler:
             return serve(self.svc, player, request)
 
         once = Once(player, request.id, digest(request)) if request.once else None
-        if once is not None and (repeat := once.stored(self.svc)) is not None:
+        # A game action's repeat is found in the commit instead: its receipt is put only
+        # if absent, and a receipt already there turns the commit into a conflict that
+        # ``settle`` answers from it (one read less a move). Other requests look first:
+        # deciding them again may cost a deal.
+        if (once is not None and not isinstance(request, req.GameAction)
+                and (repeat := once.stored(self.svc)) is not None):
             return repeat
         return settle(self.svc, decide, once, request.id)
 

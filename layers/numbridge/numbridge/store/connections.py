@@ -7,6 +7,9 @@ connect together. ``$disconnect`` frees the slot; a slot older than a connection
 can live (:data:`~numbridge.caps.CONNECTION_LIFE_MS`) belongs to a connection that
 vanished without one, and is taken over — a lost ``$disconnect`` cannot lock a
 player out.
+
+Both items of a connection carry ``batch`` when it asked for batched events
+(``batch=1``); rows written before had no such attribute and read as not batched.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from numbridge.store.port import (
     Store,
     Write,
 )
-from numbridge.store.watches import Watches
+from numbridge.store.watches import Receiver, Watches
 from numbridge.values import frozen
 
 CONNECTION_TTL_S = 3 * 3600  # API Gateway closes connections after 2 h
@@ -40,17 +43,24 @@ class ConnectionSlot:
     connected_ms: int
 
 
+@frozen
+class Connection:
+    player: str
+    batch: bool
+
+
 class Connections:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def add(self, connection_id: str, player: str, now_ms: int) -> None:
+    def add(self, connection_id: str, player: str, now_ms: int, batch: bool = False) -> None:
         """Bind the connection to its player; :class:`TooManyConnections` when the
         player's slots are all held by live connections."""
         for _ in range(SLOT_ATTEMPTS):
             n, taken = self._free_slot(player, connection_id, now_ms)
             try:
-                self.store.transact(self._add_writes(connection_id, player, now_ms, n, taken))
+                self.store.transact(self._add_writes(connection_id, player, now_ms, n, taken,
+                                                     batch))
                 return
             except ConflictError:
                 continue  # another connection took that slot first: read them again
@@ -76,27 +86,39 @@ class Connections:
 
     @staticmethod
     def _add_writes(connection_id: str, player: str, now_ms: int, n: int,
-                    taken: ConnectionSlot | None) -> list[Write]:
+                    taken: ConnectionSlot | None, batch: bool) -> list[Write]:
         expires = now_ms // 1000 + CONNECTION_TTL_S
+        flag = True if batch else None
         held = Absent() if taken is None else Equals({"connection": taken.connection,
                                                       "connected_ms": taken.connected_ms})
         return [
             Put({"pk": keys.connection(connection_id), "sk": keys.CONN, "player": player,
-                 "connected_ms": now_ms, "expires_at": expires, "slot": n, "watching": 0}),
+                 "connected_ms": now_ms, "expires_at": expires, "slot": n, "watching": 0,
+                 "batch": flag}),
             Put({"pk": keys.player(player), "sk": keys.connection(connection_id),
-                 "expires_at": expires}),
+                 "expires_at": expires, "batch": flag}),
             Put({"pk": keys.player(player), "sk": keys.connection_slot(n),
                  "connection": connection_id, "connected_ms": now_ms, "expires_at": expires},
                 held),
         ]
 
-    def get(self, connection_id: str) -> Item | None:
-        """The connection's own item (its player, slot and how many games it watches)."""
-        return self.store.get(keys.connection(connection_id), keys.CONN)
+    @staticmethod
+    def key(connection_id: str) -> tuple[str, str]:
+        return keys.connection(connection_id), keys.CONN
+
+    @staticmethod
+    def parse(item: Item | None) -> Connection | None:
+        """The connection in its stored item (``None``: no such connection)."""
+        if item is None:
+            return None
+        return Connection(str(item["player"]), item.get("batch") is True)
+
+    def get(self, connection_id: str) -> Connection | None:
+        return self.parse(self.store.get(*self.key(connection_id)))
 
     def player_of(self, connection_id: str) -> str | None:
-        item = self.get(connection_id)
-        return None if item is None else str(item["player"])
+        found = self.get(connection_id)
+        return None if found is None else found.player
 
     def remove(self, connection_id: str) -> str | None:
         """Forget a connection and its watches; the player it belonged to, if it was known."""
@@ -114,5 +136,10 @@ class Connections:
         return player
 
     def of_player(self, player: str) -> list[str]:
+        return [r.connection for r in self.receivers(player)]
+
+    def receivers(self, player: str) -> list[Receiver]:
+        """The player's connections, each with whether it takes batched events."""
         page = self.store.query(keys.player(player), KeyRange(prefix=keys.CONN_PREFIX))
-        return [str(item["sk"]).removeprefix(keys.CONN_PREFIX) for item in page.items]
+        return [Receiver(str(item["sk"]).removeprefix(keys.CONN_PREFIX),
+                         item.get("batch") is True) for item in page.items]

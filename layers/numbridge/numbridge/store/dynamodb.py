@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,8 +32,10 @@ from numbridge.store.port import (
     Page,
     Present,
     Put,
+    StoreError,
     Value,
     Write,
+    check_batch_get,
     check_limits,
     clean,
     item_bytes,
@@ -119,6 +122,27 @@ class DynamoStore:
         resp = self.client.get_item(TableName=self.name, Key=_key(pk, sk), ConsistentRead=True)
         item = resp.get("Item")
         return from_item(item) if item else None
+
+    def get_many(self, keys: Sequence[tuple[str, str]]) -> list[Item | None]:
+        check_batch_get(keys)
+        if not keys:
+            return []
+        found: dict[tuple[str, str], Item] = {}
+        wanted: dict[str, Any] = {self.name: {"Keys": [_key(pk, sk) for pk, sk in keys],
+                                              "ConsistentRead": True}}
+        for attempt in range(10):
+            try:
+                resp = self.client.batch_get_item(RequestItems=wanted)
+            except ClientError as exc:
+                raise translate(exc) from exc
+            for raw in resp.get("Responses", {}).get(self.name, []):
+                item = from_item(raw)
+                found[str(item["pk"]), str(item["sk"])] = item
+            wanted = resp.get("UnprocessedKeys") or {}
+            if not wanted:
+                return [found.get(key) for key in keys]
+            time.sleep(0.01 * 2**attempt)  # DynamoDB left some keys: back off, ask again
+        raise StoreError("DynamoDB kept leaving keys of a batch read unprocessed")
 
     def put(self, item: Mapping[str, Value | None], condition: Condition | None = None) -> None:
         check_limits([Put(item)], {0: item_bytes(item)})

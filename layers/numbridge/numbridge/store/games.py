@@ -2,8 +2,21 @@
 
 The state item carries the condition attributes of every write: ``v`` (the
 game's version), ``turn`` and ``step`` (moves left in a Domains pair). A move
-is one transaction: the state put under those conditions plus one item per
-new event, so events exist exactly when the state that produced them does.
+is one transaction: the state put under those conditions plus its events, so
+events exist exactly when the state that produced them does.
+
+A move's events are one item (``EV#`` + the version of its last event, holding
+``first`` and the list ``events``): DynamoDB bills each item written, however
+small, and a move makes three events or so. Keyed by the last version, the
+items from ``EV#(v+1)`` on are exactly those holding an event after ``v``.
+Games written before kept one item per event (``v``, ``to``, ``frame``); those
+are read as they are, beside the new ones.
+
+A game is dealt ``unwatched``: its moves then skip the query for its watchers.
+The first ``watch`` takes the mark off (:meth:`Games.mark_watched`) before it
+reads the state it answers with, and a move commits only if the mark it read
+is still there: a move decided before the watch stood fails its commit and is
+decided again, now for the watchers. Games dealt before had no mark: watched.
 """
 
 from __future__ import annotations
@@ -11,14 +24,29 @@ from __future__ import annotations
 import base64
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from numbridge.store import keys
-from numbridge.store.port import Absent, Equals, KeyRange, Put, Store, Value, Write
+from numbridge.store.port import (
+    Absent,
+    ConflictError,
+    Equals,
+    Item,
+    KeyRange,
+    Put,
+    Store,
+    Value,
+    Write,
+)
 from numbridge.values import frozen
 
 NO_TURN = "-"
+# Past this many bytes of events an item is closed and the next begins (an item may
+# hold at most 400 KB; a move's events are a few hundred bytes).
+EVENTS_ITEM_BYTES = 64 * 1024
 # The state item is rewritten by every move and DynamoDB bills writes per KB:
 # stored compressed it takes a third to a fifth of the units (docs/cost.md).
 COMPRESS_STATE = True
@@ -35,6 +63,7 @@ class GameRow:
     step: int
     status: str
     players: dict[str, str]
+    unwatched: bool = False  # nobody has watched it yet: no watchers to read
 
 
 @frozen
@@ -62,16 +91,62 @@ def state_text(item: Mapping[str, Value | None]) -> str:
     return str(item["state"])
 
 
+def _chunks(events: Sequence[StoredEvent]) -> list[list[StoredEvent]]:
+    chunks: list[list[StoredEvent]] = []
+    size = EVENTS_ITEM_BYTES
+    for event in events:
+        bytes_ = len(_compact(event.frame))
+        if size + bytes_ > EVENTS_ITEM_BYTES:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(event)
+        size += bytes_
+    return chunks
+
+
+def stored_events(item: Mapping[str, Value]) -> list[StoredEvent]:
+    """The events of one stored item, in either layout."""
+    if "events" not in item:  # one item per event, as games were stored before
+        to = item.get("to")
+        return [StoredEvent(int(item["v"]), None if to is None else str(to),
+                            json.loads(str(item["frame"])))]
+    return [StoredEvent(int(v), to, frame) for v, to, frame in json.loads(str(item["events"]))]
+
+
 def _unpacked_state(item: Mapping[str, Value]) -> dict[str, Any]:
     return dict(json.loads(state_text(item)))
+
+
+# A state item read ahead for this request (Games.read_ahead): its first load uses it.
+_read_ahead: ContextVar[dict[str, Item | None] | None] = ContextVar("read_ahead", default=None)
 
 
 class Games:
     def __init__(self, store: Store) -> None:
         self.store = store
 
+    @staticmethod
+    def state_key(game_id: str) -> tuple[str, str]:
+        return keys.game(game_id), keys.STATE
+
+    @staticmethod
+    @contextmanager
+    def read_ahead(game_id: str, item: Item | None) -> Iterator[None]:
+        """Within this block (this thread or task), the first load of ``game_id`` is
+        ``item``, read with something else in one request; later loads read again (a
+        decision taken again after a lost race sees what won it)."""
+        token = _read_ahead.set({game_id: item})
+        try:
+            yield
+        finally:
+            _read_ahead.reset(token)
+
     def load(self, game_id: str) -> GameRow | None:
-        item = self.store.get(keys.game(game_id), keys.STATE)
+        ahead = _read_ahead.get()
+        if ahead is not None and game_id in ahead:
+            item = ahead.pop(game_id)
+        else:
+            item = self.store.get(*self.state_key(game_id))
         if item is None:
             return None
         return GameRow(
@@ -82,6 +157,7 @@ class Games:
             step=int(item["step"]),
             status=str(item["status"]),
             players=json.loads(str(item["players"])),
+            unwatched=item.get("unwatched") is True,
         )
 
     def status(self, game_id: str) -> str | None:
@@ -109,25 +185,47 @@ class Games:
             values["gsi1pk"] = keys.deadline_shard(game_id)
             values["gsi1sk"] = keys.deadline_order(deadline_ms)
         if expected is None:
-            return Put(values, Absent())
-        return Put(values, Equals({"v": expected.v, "turn": expected.turn,
-                                   "step": expected.step}))
+            return Put({**values, "unwatched": True}, Absent())
+        condition: dict[str, Value] = {"v": expected.v, "turn": expected.turn,
+                                       "step": expected.step}
+        if expected.unwatched:
+            values["unwatched"] = condition["unwatched"] = True
+        return Put(values, Equals(condition))
+
+    def mark_watched(self, game_id: str, attempts: int = 10) -> None:
+        """Take the ``unwatched`` mark off the game's state (if it is there): from now on
+        every move reads the game's watchers after its commit."""
+        for _ in range(attempts):
+            item = self.store.get(keys.game(game_id), keys.STATE)
+            if item is None or item.get("unwatched") is not True:
+                return
+            unchanged = {k: v for k, v in item.items() if k not in {"pk", "sk"}}
+            try:
+                self.store.put({**item, "unwatched": None}, Equals(unchanged))
+                return
+            except ConflictError:
+                continue  # a move landed meanwhile: read it again
+        raise ConflictError(f"game {game_id} kept changing while it was marked watched")
 
     @staticmethod
     def event_puts(game_id: str, events: Sequence[StoredEvent]) -> list[Write]:
+        """The puts of one transition's events (in ``v`` order): one item, or a few if
+        they are large; each only if new, so a version is never written twice."""
         return [
-            Put({"pk": keys.game(game_id), "sk": keys.event(e.v), "v": e.v, "to": e.to,
-                 "frame": _compact(e.frame)}, Absent())
-            for e in events
+            Put({"pk": keys.game(game_id), "sk": keys.event(chunk[-1].v),
+                 "first": chunk[0].v, "v": chunk[-1].v,
+                 "events": _compact([[e.v, e.to, e.frame] for e in chunk])}, Absent())
+            for chunk in _chunks(events)
         ]
 
     def events_after(self, game_id: str, v: int, limit: int | None = None) -> list[StoredEvent]:
+        """The stored events after version ``v``, in order (at most ``limit``)."""
         page = self.store.query(
             keys.game(game_id), KeyRange(low=keys.event(v + 1), high=keys.LAST_EVENT),
             limit=limit,
         )
-        return [StoredEvent(int(i["v"]), None if i.get("to") is None else str(i["to"]),
-                            json.loads(str(i["frame"]))) for i in page.items]
+        found = [e for item in page.items for e in stored_events(item) if e.v > v]
+        return found if limit is None else found[:limit]
 
     def deadlines(self, upto_ms: int | None = None) -> list[tuple[str, int, int]]:
         """(game, v, deadline) of every game whose deadline runs (at or before

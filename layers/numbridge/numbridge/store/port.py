@@ -28,6 +28,7 @@ INDEX = "gsi1"
 MAX_TRANSACTION_ITEMS = 100
 MAX_ITEM_BYTES = 400 * 1024
 MAX_CURSOR_CHARS = 1024
+MAX_BATCH_GET_KEYS = 100
 
 
 class StoreError(Exception):
@@ -141,6 +142,13 @@ def check_limits(writes: Sequence[Write], item_bytes: Mapping[int, int]) -> None
             raise LimitError(f"item {keys[index]} is {size} bytes (at most {MAX_ITEM_BYTES})")
 
 
+def check_batch_get(keys: Sequence[tuple[str, str]]) -> None:
+    if len(set(keys)) != len(keys):
+        raise LimitError("a batch read names the same item twice")
+    if len(keys) > MAX_BATCH_GET_KEYS:
+        raise LimitError(f"{len(keys)} keys in one batch read (at most {MAX_BATCH_GET_KEYS})")
+
+
 # ---------------------------------------------------------------- queries
 
 
@@ -172,6 +180,10 @@ class Store(Protocol):
 
     def get(self, pk: str, sk: str) -> Item | None:
         """The item, read consistently (what the last committed write left)."""
+
+    def get_many(self, keys: Sequence[tuple[str, str]]) -> list[Item | None]:
+        """Several items in one request (each read consistently, not all at one instant),
+        in the order of ``keys``; at most :data:`MAX_BATCH_GET_KEYS` distinct keys."""
 
     def put(self, item: Mapping[str, Value | None], condition: Condition | None = None) -> None:
         """Write one item (replacing any); :class:`ConflictError` if ``condition`` fails."""

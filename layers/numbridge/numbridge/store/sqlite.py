@@ -36,6 +36,7 @@ from numbridge.store.port import (
     Put,
     Value,
     Write,
+    check_batch_get,
     check_limits,
     clean,
     holds,
@@ -157,6 +158,16 @@ class SqliteStore:
 
     def get(self, pk: str, sk: str) -> Item | None:
         return self._current(self._connection(), pk, sk)
+
+    def get_many(self, keys: Sequence[tuple[str, str]]) -> list[Item | None]:
+        check_batch_get(keys)
+        if not keys:
+            return []
+        where = " OR ".join(["(pk = ? AND sk = ?)"] * len(keys))
+        rows = self._connection().execute(f"SELECT pk, sk, item FROM items WHERE {where}",
+                                          [part for key in keys for part in key]).fetchall()
+        found = {(pk, sk): dict(json.loads(item)) for pk, sk, item in rows}
+        return [found.get(key) for key in keys]
 
     def put(self, item: Mapping[str, Value | None], condition: Condition | None = None) -> None:
         self.transact([Put(item, condition)])

@@ -15,6 +15,8 @@ at most :data:`~numbridge.caps.WATCHERS_PER_GAME`), which is what ``live``
 shows. A watch that the TTL removed leaves a counter high: at a cap the watches
 are counted again before anyone is refused (and the game's count again whenever
 it is adjourned or resumed).
+
+The game's item carries ``batch`` when the connection takes batched events.
 """
 
 from __future__ import annotations
@@ -49,6 +51,14 @@ class Audience:
     watchers: int
 
 
+@frozen
+class Receiver:
+    """A connection frames are posted to, and whether it takes batched events."""
+
+    connection: str
+    batch: bool
+
+
 def _current(item: Item, now_ms: int) -> bool:
     return int(item.get("expires_at", 0)) > now_ms // 1000
 
@@ -61,25 +71,27 @@ class Watches:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def add(self, game_id: str, connection_id: str, player: str, now_ms: int) -> None:
+    def add(self, game_id: str, connection_id: str, player: str, now_ms: int,
+            batch: bool = False) -> None:
         """Watch (again: the TTL starts over); :class:`TooManyWatches` or
         :class:`GameFull` at a cap, :class:`ConflictError` if the counters kept
         changing under it."""
         for _ in range(ATTEMPTS):
             try:
-                self.store.transact(self._add_writes(game_id, connection_id, player, now_ms))
+                self.store.transact(self._add_writes(game_id, connection_id, player, now_ms,
+                                                     batch))
                 return
             except ConflictError:
                 continue
         raise ConflictError(f"the watchers of game {game_id} kept changing")
 
     def _add_writes(self, game_id: str, connection_id: str, player: str,
-                    now_ms: int) -> list[Write]:
+                    now_ms: int, batch: bool) -> list[Write]:
         expires = now_ms // 1000 + WATCH_TTL_S
         watched = self.store.get(keys.connection(connection_id), keys.watched(game_id))
         rows: list[Write] = [
             Put({"pk": keys.game(game_id), "sk": keys.watcher(connection_id),
-                 "player": player, "expires_at": expires}),
+                 "player": player, "expires_at": expires, "batch": True if batch else None}),
             Put({"pk": keys.connection(connection_id), "sk": keys.watched(game_id),
                  "expires_at": expires}, Absent() if watched is None else Present()),
         ]
@@ -124,9 +136,13 @@ class Watches:
 
     def of_game(self, game_id: str, now_ms: int) -> list[str]:
         """The connections watching a game."""
+        return [r.connection for r in self.receivers(game_id, now_ms)]
+
+    def receivers(self, game_id: str, now_ms: int) -> list[Receiver]:
+        """The connections watching a game, each with whether it takes batched events."""
         page = self.store.query(keys.game(game_id), KeyRange(prefix=keys.WATCH_PREFIX))
-        return [str(i["sk"]).removeprefix(keys.WATCH_PREFIX) for i in page.items
-                if _current(i, now_ms)]
+        return [Receiver(str(i["sk"]).removeprefix(keys.WATCH_PREFIX), i.get("batch") is True)
+                for i in page.items if _current(i, now_ms)]
 
     def count(self, game_id: str, now_ms: int) -> int:
         """How many connections watch a game, counted from the watches themselves."""

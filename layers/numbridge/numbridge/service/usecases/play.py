@@ -67,7 +67,9 @@ def transition(svc: Services, row: GameRow, before: rules.GameState,
     ]
     _measure(change.events)
     pushes = [(after.players[seat], [for_viewer(e, seat) for e in events]) for seat in SEATS]
-    to_watchers = [(after.game_id, [for_viewer(e, None) for e in events])]
+    # A game nobody ever watched has no watchers to read (store.games, ``unwatched``).
+    to_watchers = ([] if row.unwatched
+                   else [(after.game_id, [for_viewer(e, None) for e in events])])
     timers = [] if deadline is None else [Timer(after.game_id, after.v, deadline)]
     bots = botseat.owing(after)
     timers += botseat.watchdogs(bots, deadline, now_ms)

@@ -28,7 +28,8 @@ def _connection_id(event: dict[str, Any]) -> str:
 
 def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     connection_id = _connection_id(event)
-    token = (event.get("queryStringParameters") or {}).get("token")
+    query = event.get("queryStringParameters") or {}
+    token = query.get("token")
     try:
         player = verify_player(token, svc.token_secret, svc.cognito)
     except InvalidToken as exc:
@@ -37,7 +38,8 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     except AuthUnavailable:
         logger.exception("tokens cannot be checked now")
         return {"statusCode": 503, "body": "sign-in is unavailable; retry shortly"}
-    if (full := _bind(svc, connection_id, player)) is not None:
+    # batch=1: the events of one request in one game come as one frame (protocol.batching)
+    if (full := _bind(svc, connection_id, player, batch=query.get("batch") == "1")) is not None:
         return full
     logger.append_keys(player=player)
     logger.info("connected", extra={"connection": connection_id})
@@ -45,11 +47,12 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     return {"statusCode": 200}
 
 
-def _bind(svc: Services, connection_id: str, player: str) -> dict[str, Any] | None:
+def _bind(svc: Services, connection_id: str, player: str,
+          batch: bool) -> dict[str, Any] | None:
     """Bind the connection to its player, or the 429 that refuses it (the player's
     connections are all open: ``caps.CONNECTIONS_PER_PLAYER``)."""
     try:
-        svc.connections.add(connection_id, player, svc.clock())
+        svc.connections.add(connection_id, player, svc.clock(), batch=batch)
     except TooManyConnections as exc:
         logger.info("connection refused", extra={"player": player, "reason": str(exc)})
         return {"statusCode": 429, "body": str(exc)}

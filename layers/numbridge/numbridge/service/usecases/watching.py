@@ -55,7 +55,10 @@ def _check_watchable(state: rules.GameState, svc: Services, player: str) -> None
 def watch(svc: Services, player: str, connection_id: str, request: req.Watch) -> Outcome:
     _check_watchable(_state(svc, request.game), svc, player)
     now = svc.clock()
-    _changing(lambda: svc.watches.add(request.game, connection_id, player, now))
+    connection = svc.connections.get(connection_id)
+    batch = connection is not None and connection.batch
+    _changing(lambda: svc.watches.add(request.game, connection_id, player, now, batch=batch))
+    svc.games.mark_watched(request.game)  # moves decided before this commit fail theirs
     # Read again now that the watch is stored: a move committed after this read reaches
     # the watcher through the fan-out (which reads the watchers after its commit).
     state = _state(svc, request.game)
