@@ -40,8 +40,9 @@ def _pair(server: Server, index: int, generation: int, level: Level,
 
 
 async def _deal_and_play(a: Player, b: Player, room: str, window: Window,
-                         dealt: asyncio.Event) -> None:
-    """Deal one game after another until the run stops; the players play each out."""
+                         dealt: asyncio.Event, until_finished: int | None) -> None:
+    """Deal one game after another until the run stops (or, given ``until_finished``,
+    until that many games have finished); the players play each out."""
     await asyncio.gather(a.caught_up.wait(), b.caught_up.wait())
     while not window.stop.is_set():
         a.ended.clear()
@@ -59,6 +60,8 @@ async def _deal_and_play(a: Player, b: Player, room: str, window: Window,
         stopped.cancel()
         if both.done() and window.measuring:
             window.stats.finished += 1
+            if until_finished is not None and window.stats.finished >= until_finished:
+                window.stop.set()
         both.cancel()
 
 
@@ -112,15 +115,32 @@ async def _while_running(tasks: list[asyncio.Task[Any]], waits: list[asyncio.Eve
         pending -= done
 
 
+async def _until_stopped(tasks: list[asyncio.Task[Any]], stop: asyncio.Event,
+                         seconds: float) -> None:
+    """Wait ``seconds``, less if the run is stopped sooner or a task fails."""
+    deadline = time.monotonic() + seconds
+    stopped = asyncio.ensure_future(stop.wait())
+    running = set(tasks)
+    try:
+        while running and not stop.is_set() and (left := deadline - time.monotonic()) > 0:
+            done, running = await asyncio.wait(running | {stopped}, timeout=left,
+                                               return_when=asyncio.FIRST_COMPLETED)
+            running.discard(stopped)
+            if any(not t.cancelled() and t.exception() for t in done if t is not stopped):
+                return
+    finally:
+        stopped.cancel()
+
+
 async def _run(server: Server, label: str, games: int, think_s: float, seconds: float,
-               room: str, level: Level, flooders: int) -> Result:
+               room: str, level: Level, flooders: int, until_finished: int | None) -> Result:
     generation = next(_generations)
     window = Window(think_s)
     pairs = [_pair(server, i, generation, level, window) for i in range(games)]
     players = [p for pair in pairs for p in pair]
     dealt = [asyncio.Event() for _ in pairs]
     clients = [asyncio.create_task(p.run()) for p in players]
-    tables = [asyncio.create_task(_deal_and_play(a, b, room, window, d))
+    tables = [asyncio.create_task(_deal_and_play(a, b, room, window, d, until_finished))
               for (a, b), d in zip(pairs, dealt, strict=True)]
     watched: list[asyncio.Task[Any]] = [*clients, *tables]
     try:
@@ -130,7 +150,7 @@ async def _run(server: Server, label: str, games: int, think_s: float, seconds: 
                                             flood_sent)) if flooders else None)
         cpu0, load0, t0 = server.cpu_s(), time.process_time(), time.monotonic()
         window.go.set()
-        await asyncio.wait(watched, timeout=seconds, return_when=asyncio.FIRST_EXCEPTION)
+        await _until_stopped(watched, window.stop, seconds)
         window.stop.set()
         elapsed = time.monotonic() - t0
         cpu = (server.cpu_s() - cpu0) / elapsed
@@ -156,5 +176,8 @@ async def _run(server: Server, label: str, games: int, think_s: float, seconds: 
 
 
 def run_games(server: Server, label: str, games: int, think_s: float, seconds: float,
-              room: str = "blitz", level: Level = "normal", flooders: int = 0) -> Result:
-    return asyncio.run(_run(server, label, games, think_s, seconds, room, level, flooders))
+              room: str = "blitz", level: Level = "normal", flooders: int = 0,
+              until_finished: int | None = None) -> Result:
+    """A run of ``seconds``; with ``until_finished``, ``seconds`` is only its limit."""
+    return asyncio.run(_run(server, label, games, think_s, seconds, room, level, flooders,
+                            until_finished))
