@@ -44,7 +44,8 @@ _NAMES: dict[str, Any] = {
 
 
 class Strict(BaseModel):
-    """A frame or a part of one: an undeclared field is refused. Built on first use."""
+    """A frame or a part of one: an undeclared field is refused. Built once
+    its module has defined them all."""
 
     model_config = STRICT
 
@@ -215,6 +216,13 @@ EVENT_TYPES: dict[str, type[EventFrame]] = {
 }
 _FIXED: tuple[type[answers.Answer], ...] = (*answers.ANSWERS, answers.Hidden, *answers.PUSHED)
 FIXED_TYPES: dict[str, type[Strict]] = {a.type: answer_model(a) for a in _FIXED}
+
+
+# Built here, once, in the importing thread: pydantic would build each on first use, and
+# reads the docstrings under fields with ast.parse, which CPython 3.11 does not allow in
+# two threads at once ("AST constructor recursion depth mismatch").
+for _model in (*FIXED_TYPES.values(), *EVENT_TYPES.values()):
+    _model.model_rebuild()
 
 
 class JsonSchema(GenerateJsonSchema):
