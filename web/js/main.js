@@ -36,6 +36,9 @@ const ERROR_TEXT = {
   conflict: 'a concurrent change won — try again',
   rate_limited: 'too many requests — slow down',
   internal: 'server error',
+  too_many_games: 'too many bot games in play — finish one first',
+  too_many_watches: 'watching too many games on this connection',
+  full: 'this game has as many watchers as it can take',
 };
 
 /** The page's own selections (never sent, never in a view). */

@@ -35,6 +35,9 @@ def document() -> dict[str, Any]:
         messages[name] = {
             "name": name, "title": f"{name} (client → server)", "summary": said,
             "payload": {"$ref": REF.format(model=schema_name)},
+            # Applied at most once per (player, id): a client may send it again after a
+            # lost answer; the others are reads a client drops while offline.
+            "x-once": kind.request.once,
         }
     for model in server:
         name = f"server.{model.__name__}"

@@ -1,0 +1,64 @@
+/* The client's copies of the protocol agree with docs/asyncapi.json (generated from
+ * the server's protocol definitions): request names, answer kinds, error codes and the
+ * frames about a game that carry no `v`. */
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { ANSWERS, QUERIES } from '../js/connection.js';
+import { UNVERSIONED } from '../js/reducer.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DOC = JSON.parse(readFileSync(join(HERE, '..', '..', 'docs', 'asyncapi.json'), 'utf8'));
+const MESSAGES = DOC.components.messages;
+const SCHEMAS = DOC.components.schemas;
+const schemaOf = (message) => SCHEMAS[message.payload.$ref.split('/').pop()];
+
+const requests = new Map(Object.entries(MESSAGES).filter(([k]) => !k.startsWith('server.')));
+const server = Object.entries(MESSAGES).filter(([k]) => k.startsWith('server.')).map(([, m]) => schemaOf(m));
+const kindOf = (schema) => schema.properties.type.const;
+
+test('every request the document lists says whether it is applied once', () => {
+  for (const [name, message] of requests) assert.equal(typeof message['x-once'], 'boolean', name);
+});
+
+test('the queries the client drops while offline are reads, and every change is queued', () => {
+  for (const name of QUERIES) {
+    assert.ok(requests.has(name), `${name} is no request`);
+    assert.equal(requests.get(name)['x-once'], false, `${name} changes something: it must be queued`);
+  }
+});
+
+test('every request the client sends is one the server reads', () => {
+  const JS = join(HERE, '..', 'js');
+  for (const file of readdirSync(JS).filter((f) => f.endsWith('.js'))) {
+    const source = readFileSync(join(JS, file), 'utf8');
+    for (const m of source.matchAll(/\b(?:request|act)\('([a-z_]+)'/g)) {
+      assert.ok(requests.has(m[1]), `${file} sends ${m[1]}, which the document does not list`);
+    }
+  }
+});
+
+test('the answer kinds are the frames that carry a request id (state apart)', () => {
+  const answering = server.filter((s) => 'id' in s.properties).map(kindOf).filter((k) => k !== 'state');
+  assert.deepEqual([...ANSWERS].sort(), answering.sort());
+});
+
+test('the unversioned kinds are the frames about a game without a v (the batch apart)', () => {
+  const unversioned = server
+    .filter((s) => 'game' in s.properties && !('v' in s.properties) && !('events' in s.properties)
+      && !('id' in s.properties))
+    .map(kindOf);
+  assert.deepEqual([...UNVERSIONED].sort(), unversioned.sort());
+});
+
+test('every error code has a text in the client', () => {
+  const codes = SCHEMAS.Error.properties.code.enum;
+  const main = readFileSync(join(HERE, '..', 'js', 'main.js'), 'utf8');
+  const block = main.match(/const ERROR_TEXT = \{([\s\S]*?)\};/)[1];
+  const known = new Set([...block.matchAll(/^\s*([a-z_]+):/gm)].map((m) => m[1]));
+  assert.deepEqual([...known].sort(), [...codes].sort());
+});
