@@ -54,7 +54,7 @@ class Services:
     deal_budget_s: float = 8.0
     # Cognito sign-in, when the stack enables it (numbridge.cognito).
     cognito: CognitoVerifier | None = None
-    limiter: RateLimiter = field(default_factory=RateLimiter)
+    limiter: RateLimiter = field(default_factory=RateLimiter.from_env)
     # Where a bot seat's turns go (the bot queue); without one a bot waits for its timer.
     bots: BotTurns = field(default_factory=NoBotTurns)
     # Post to many connections at once (a game's watchers may be many).

@@ -11,12 +11,17 @@ In AWS each Lambda container keeps its own buckets, so a player spread over
 N warm containers gets up to N times the rate; API Gateway's stage throttling
 (template.yaml) caps the total. A limit exact across containers would cost a
 conditional write per request (docs/design.md weighs it).
+
+A deployment sets the limit with ``NUMBRIDGE_RATE_BURST`` and
+``NUMBRIDGE_RATE_PER_SECOND`` (:meth:`RateLimiter.from_env`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 
 # A person sends a few requests a second; a bot answering at once, a few dozen.
 BURST = 100
@@ -32,6 +37,17 @@ class RateLimiter:
         self.max_players = max_players
         self._buckets: OrderedDict[str, tuple[float, int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> RateLimiter:
+        """The limit a deployment configured, else the defaults; a value that is not a
+        positive number is refused at start, not taken as no limit."""
+        env = os.environ if env is None else env
+        burst = int(env.get("NUMBRIDGE_RATE_BURST", BURST))
+        per_second = float(env.get("NUMBRIDGE_RATE_PER_SECOND", PER_SECOND))
+        if burst < 1 or not per_second > 0:
+            raise ValueError("NUMBRIDGE_RATE_BURST and NUMBRIDGE_RATE_PER_SECOND must be positive")
+        return cls(burst=burst, per_second=per_second)
 
     def take(self, player: str, now_ms: int) -> int | None:
         """Spend one request of ``player``'s (a player's or a connection's bucket);
