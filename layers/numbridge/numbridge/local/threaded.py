@@ -32,6 +32,11 @@ class ThreadedGateway:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The loop the server's sockets live on (in-process posts are run there)."""
+        return self._loop
+
     def start(self) -> None:
         self._thread.start()
         asyncio.run_coroutine_threadsafe(self.server.start(self._sock), self._loop).result(10)

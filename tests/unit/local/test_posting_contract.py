@@ -1,0 +1,81 @@
+"""Both adapters of the management port answer alike: HTTP ``@connections`` and in-process."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+from local_fakes import Recorder, aws_client
+from numbridge.local.functions import Function
+from numbridge.local.management import MAX_DATA_BYTES
+from numbridge.local.posting import LocalManagementClient
+from numbridge.local.threaded import ThreadedGateway
+from websockets.sync.client import ClientConnection, connect
+
+
+@pytest.fixture
+def gateway(recorder: Recorder) -> Iterator[ThreadedGateway]:
+    routes = {
+        "$connect": Function("connect", recorder.handler("connect")),
+        "$disconnect": Function("disconnect", recorder.handler("disconnect")),
+    }
+    with ThreadedGateway(routes) as running:
+        yield running
+
+
+@pytest.fixture(params=["http", "local"])
+def client(request: pytest.FixtureRequest, gateway: ThreadedGateway) -> Any:
+    if request.param == "http":
+        return aws_client("apigatewaymanagementapi", gateway.url)
+    return LocalManagementClient(gateway.server.registry, gateway.loop)
+
+
+def open_socket(gateway: ThreadedGateway, recorder: Recorder) -> tuple[ClientConnection, str]:
+    ws = connect(gateway.ws_url, open_timeout=10)
+    connection_id = recorder.wait_for("connect")[-1]["requestContext"]["connectionId"]
+    return ws, str(connection_id)
+
+
+def code_of(exc: pytest.ExceptionInfo[ClientError]) -> str:
+    return str(exc.value.response["Error"]["Code"])
+
+
+def test_frames_arrive_in_order(gateway: ThreadedGateway, recorder: Recorder, client: Any) -> None:
+    ws, connection_id = open_socket(gateway, recorder)
+    with ws:
+        for n in range(50):
+            client.post_to_connection(ConnectionId=connection_id, Data=f'{{"n":{n}}}'.encode())
+        assert [ws.recv(timeout=10) for _ in range(50)] == [f'{{"n":{n}}}' for n in range(50)]
+
+
+def test_unknown_connection_is_gone(gateway: ThreadedGateway, client: Any) -> None:
+    with pytest.raises(ClientError) as exc:
+        client.post_to_connection(ConnectionId="nobody=", Data=b"{}")
+    assert code_of(exc) == "GoneException"
+
+
+def test_closed_connection_is_gone(
+    gateway: ThreadedGateway, recorder: Recorder, client: Any
+) -> None:
+    ws, connection_id = open_socket(gateway, recorder)
+    with ws:
+        pass
+    recorder.wait_for("disconnect")
+    with pytest.raises(ClientError) as exc:
+        client.post_to_connection(ConnectionId=connection_id, Data=b"{}")
+    assert code_of(exc) == "GoneException"
+
+
+def test_too_large_is_refused_and_sends_nothing(
+    gateway: ThreadedGateway, recorder: Recorder, client: Any
+) -> None:
+    ws, connection_id = open_socket(gateway, recorder)
+    with ws:
+        with pytest.raises(ClientError) as exc:
+            client.post_to_connection(ConnectionId=connection_id,
+                                      Data=b'"' + b"x" * MAX_DATA_BYTES + b'"')
+        assert code_of(exc) == "PayloadTooLargeException"
+        client.post_to_connection(ConnectionId=connection_id, Data=b'{"after":1}')
+        assert ws.recv(timeout=10) == '{"after":1}'
