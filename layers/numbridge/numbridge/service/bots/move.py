@@ -57,7 +57,7 @@ def take_turn(svc: Services, game_id: str, seat: str, v: int) -> Outcome:
     try:
         request = read_request(json.dumps({**frame, "game": game_id, "id": request_id(game_id, v)}))
     except FrameRefused:
-        logger.exception("the brain chose a frame the protocol refuses", extra=frame)
+        logger.exception("the brain chose a frame the protocol refuses", extra={"frame": frame})
         return Outcome([])
     assert isinstance(request, GameAction)
     once = Once(player, request.id, digest(request))
