@@ -13,9 +13,11 @@ This measures imports only: building the boto3 clients, reading the rooms
 and fetching secrets or keys happen in the first invocation (docs/aws.md).
 
 Knobs: ``BENCH_IMPORT_PYTHON`` (the interpreter, e.g. ``python3.13`` as on
-Lambda) and ``BENCH_IMPORT_LAYER`` (a built layer's ``python/`` directory
-instead of the source tree, e.g. from ``sam build``); bytecode is never
-written, so a layer built without ``.pyc`` files is measured as Lambda runs it.
+Lambda), ``BENCH_IMPORT_LAYER`` (a built layer's ``python/`` directory
+instead of the source tree, e.g. from ``sam build``; bytecode is never
+written, so a layer built without ``.pyc`` files is measured as Lambda runs it)
+and ``BENCH_IMPORT_BEFORE`` (another layer, e.g. ``layers/numbridge`` of an
+older checkout: measured in the same turns, tracing off, as a "before" column).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LAYER = Path(os.environ.get("BENCH_IMPORT_LAYER") or ROOT / "layers" / "numbridge")
 PYTHON = os.environ.get("BENCH_IMPORT_PYTHON") or sys.executable
+BEFORE = os.environ.get("BENCH_IMPORT_BEFORE") or None
 RUNS = int(os.environ.get("BENCH_IMPORT_RUNS", "9"))
 TARGET = 1.5
 
@@ -59,9 +62,10 @@ def once(statement: str, cwd: Path, env: dict[str, str]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def measure(names: list[str], runs: int) -> dict[str, list[float]]:
+def measure(names: list[str], runs: int, before: str | None = None) -> dict[str, list[float]]:
     samples: dict[str, list[float]] = {"boto3": [], **{n: [] for n in names},
-                                       **{f"{n} traced": [] for n in names}}
+                                       **{f"{n} traced": [] for n in names},
+                                       **{f"{n} before": [] for n in names}}
     baseline = environment(UNTRACED, str(LAYER))
     for _ in range(runs):
         samples["boto3"].append(once("import boto3", ROOT, baseline))
@@ -71,24 +75,35 @@ def measure(names: list[str], runs: int) -> dict[str, list[float]]:
             samples[name].append(once("import app", directory, environment(UNTRACED, path)))
             samples[f"{name} traced"].append(
                 once("import app", directory, environment(TRACED, path)))
+            if before:
+                samples[f"{name} before"].append(once(
+                    "import app", directory,
+                    environment(UNTRACED, f"{before}{os.pathsep}{directory}")))
     return samples
 
 
 def main() -> None:
     names = functions()
-    samples = measure(names, RUNS)
+    samples = measure(names, RUNS, BEFORE)
     base = statistics.median(samples["boto3"])
     version = subprocess.run([PYTHON, "-c", "import sys; print(sys.version.split()[0])"],
                              capture_output=True, text=True, check=True).stdout.strip()
     print(f"import time, whole process, median of {RUNS} fresh interpreters "
           f"(Python {version}, layer {LAYER})")
-    print(f"{'':14}{'ms':>8}{'x boto3':>10}{'traced ms':>12}{'x boto3':>10}")
+    if BEFORE:
+        print(f"before: layer {BEFORE}")
+    head = f"{'':14}{'ms':>8}{'x boto3':>10}{'traced ms':>12}{'x boto3':>10}"
+    print(head + (f"{'before ms':>12}{'x boto3':>10}" if BEFORE else ""))
     print(f"{'import boto3':14}{base:8.0f}{1:10.2f}")
     worst = 0.0
     for name in names:
         plain = statistics.median(samples[name])
         traced = statistics.median(samples[f"{name} traced"])
         worst = max(worst, plain / base)
-        print(f"{name:14}{plain:8.0f}{plain / base:10.2f}{traced:12.0f}{traced / base:10.2f}")
+        line = f"{name:14}{plain:8.0f}{plain / base:10.2f}{traced:12.0f}{traced / base:10.2f}"
+        if BEFORE:
+            earlier = statistics.median(samples[f"{name} before"])
+            line += f"{earlier:12.0f}{earlier / base:10.2f}"
+        print(line)
     verdict = "within" if worst <= TARGET else "over"
     print(f"worst ratio {worst:.2f} ({verdict} the {TARGET}x target, tracing off)")
