@@ -10,7 +10,13 @@ STAMP := $(VENV)/.installed
 # when its requirements change; the wheels stay in $(VENV)/layer-wheels.
 LAYER_CHECKED := $(VENV)/.layer-checked
 
-.PHONY: setup serve test lint layer-check bench clean test-web test-js
+# sam build as it runs before a deploy: SAM CLI in a venv of its own (its pins are not
+# the dev tools'), python3.13 first on PATH (tools/python313.sh: PATH, else pyenv).
+SAM_CLI_VERSION := 1.170.0
+SAM_VENV := .venv-sam
+SAM_STAMP := $(SAM_VENV)/.installed-$(SAM_CLI_VERSION)
+
+.PHONY: setup serve test lint layer-check bench clean test-web test-js sam-build
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,8 +56,21 @@ test-web: $(STAMP)
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
 	NUMBRIDGE_WEB_TESTS=1 $(BIN)/pytest tests/web
 
+$(SAM_STAMP):
+	rm -rf $(SAM_VENV)
+	$(PYTHON) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/python -m pip install --quiet aws-sam-cli==$(SAM_CLI_VERSION)
+	touch $@
+
+# Not part of `make test`: needs python3.13 and PyPI (the layer's wheels).
+sam-build: $(SAM_STAMP) $(STAMP)
+	@python313="$$(tools/python313.sh)" && echo "python3.13: $$python313/python3.13" && \
+	export PATH="$$python313:$$PATH" SAM_CLI_TELEMETRY=0 && \
+	$(SAM_VENV)/bin/sam --version && $(SAM_VENV)/bin/sam build && \
+	$(BIN)/python tools/sam_build_check.py
+
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(SAM_VENV) .aws-sam
