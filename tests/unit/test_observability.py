@@ -99,15 +99,17 @@ def test_metrics_are_one_emf_record_per_invocation_and_cold_start_once(
         for _ in range(event["moves"]):
             obs.count("Moves")
         obs.measure("DealLatency", 7.5, obs.MetricUnit.Milliseconds)
+        obs.measure("Lag", 2, obs.MetricUnit.Milliseconds, obs.MetricResolution.High)
 
     handler({"moves": 2}, LambdaContext("numbridge-lobby"))
     started, record = records()  # the ColdStart record is written as the handler returns
     [directive] = record["_aws"]["CloudWatchMetrics"]
     assert directive["Namespace"] == obs.NAMESPACE and directive["Dimensions"] == [["service"]]
-    assert {m["Name"]: m["Unit"] for m in directive["Metrics"]} == {
-        "Moves": "Count", "DealLatency": "Milliseconds"}
-    assert (record["Moves"], record["DealLatency"], record["service"]) == (
-        [1, 1], [7.5], obs.SERVICE)
+    assert directive["Metrics"] == [
+        {"Name": "Moves", "Unit": "Count"}, {"Name": "DealLatency", "Unit": "Milliseconds"},
+        {"Name": "Lag", "Unit": "Milliseconds", "StorageResolution": 1}]
+    assert (record["Moves"], record["DealLatency"], record["Lag"], record["service"]) == (
+        [1, 1], [7.5], [2], obs.SERVICE)
     [directive] = started["_aws"]["CloudWatchMetrics"]
     assert [m["Name"] for m in directive["Metrics"]] == ["ColdStart"]
     assert (started["ColdStart"], started["function_name"]) == ([1], "numbridge-lobby")

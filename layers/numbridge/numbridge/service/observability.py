@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from aws_lambda_powertools import Logger, Metrics
-from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics import MetricResolution, MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 
 if TYPE_CHECKING:
@@ -35,8 +35,8 @@ NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "Numbridge"
 TRUTHY = frozenset({"1", "true", "yes", "on", "y", "t"})
 
 __all__ = [
-    "MetricUnit", "capture_lambda_handler", "count", "is_metrics_disabled", "logger",
-    "measure", "metrics", "tracing_enabled",
+    "MetricResolution", "MetricUnit", "capture_lambda_handler", "count", "is_metrics_disabled",
+    "logger", "measure", "metrics", "tracing_enabled",
 ]
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
@@ -53,14 +53,16 @@ warnings.filterwarnings("ignore", "No application metrics to publish", UserWarni
 _adding = threading.Lock()
 
 
-def measure(name: str, value: float, unit: MetricUnit = MetricUnit.Count) -> None:
+def measure(name: str, value: float, unit: MetricUnit = MetricUnit.Count,
+            resolution: MetricResolution = MetricResolution.Standard) -> None:
     """``metrics.add_metric``, from any thread, and nothing when metrics are disabled:
     Powertools would keep collecting them (disabled, it clears nothing) and print a
-    record at the 100th value anyway."""
+    record at the 100th value anyway. ``MetricResolution.High`` for alarms on periods
+    under a minute."""
     if is_metrics_disabled():
         return
     with _adding:
-        metrics.add_metric(name=name, unit=unit, value=value)
+        metrics.add_metric(name=name, unit=unit, value=value, resolution=resolution)
 
 
 def count(name: str, value: float = 1) -> None:
