@@ -147,13 +147,15 @@ def test_disabled_metrics_collect_nothing_not_even_the_cold_start(
 
 def test_sampling_and_event_logging_follow_powertools_variables() -> None:
     """In a fresh process, as Lambda starts one: a sample rate of 1 logs DEBUG at
-    every invocation, and POWERTOOLS_LOGGER_LOG_EVENT logs the event."""
+    every invocation, POWERTOOLS_LOGGER_LOG_EVENT logs the event, and with tracing
+    off the X-Ray SDK is never loaded."""
     code = (
         "from numbridge.local.lambda_context import LambdaContext\n"
         "from numbridge.service.handlers.entry import lambda_entry\n"
         "from numbridge.service.observability import logger\n"
         "handler = lambda_entry()(lambda event, context: logger.debug('looked'))\n"
         "for n in range(2): handler({'n': n}, LambdaContext('numbridge-bot'))\n"
+        "import sys; assert not any(m.startswith('aws_xray_sdk') for m in sys.modules)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT / "layers" / "numbridge"),
            "POWERTOOLS_LOG_LEVEL": "WARNING", "POWERTOOLS_LOGGER_SAMPLE_RATE": "1",
