@@ -23,6 +23,12 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--port", type=int, default=8080, help="port to listen on (8080; 0: any)")
     serve.add_argument("--data-dir", help="where games and the token secret are kept")
     serve.add_argument(
+        "--public-url", metavar="URL",
+        help="where people reach this server, when not at --host (a TLS proxy in front: "
+        "https://club.example.org; a LAN name: http://clubpc.local:8080); requests for "
+        "that host, and pages from that origin, are accepted as this server's own",
+    )
+    serve.add_argument(
         "--store", choices=("sqlite", "dynamodb"),
         help="sqlite (default): numbridge.db in the data dir; dynamodb (the default with "
         "--dynamodb-endpoint): the DynamoDB adapter, on that endpoint or an embedded moto "
@@ -64,6 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
             store=args.store or ("dynamodb" if args.dynamodb_endpoint else "sqlite"),
             dynamodb_endpoint=args.dynamodb_endpoint,
             synchronous=args.synchronous,
+            public_url=args.public_url,
         )
     )
 

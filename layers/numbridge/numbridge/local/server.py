@@ -40,6 +40,7 @@ from numbridge.local.functions import (
     template_routes,
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
+from numbridge.local.origins import PublicUrl, ServerNames
 from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
@@ -60,6 +61,7 @@ class ServeOptions:
     dynamodb_endpoint: str | None = None
     synchronous: str = "FULL"
     sweep_interval_s: float = SWEEP_INTERVAL_S
+    public_url: str | None = None
 
 
 def serve(options: ServeOptions) -> int:
@@ -119,6 +121,8 @@ async def _serve(options: ServeOptions) -> None:
             f"no template.yaml and functions/ in {root}: run from a Numbridge checkout "
             "or set NUMBRIDGE_ROOT to one"
         )
+    names = ServerNames(options.host,
+                        PublicUrl.parse(options.public_url) if options.public_url else None)
     directory = data_dir(options.data_dir)
     secret = token_secret(directory)
     try:
@@ -150,7 +154,7 @@ async def _serve(options: ServeOptions) -> None:
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         svc = _services(opened, http_url, timers, bots, secret)
-        server = GatewayServer(routes, invoker, token_secret=secret)
+        server = GatewayServer(routes, invoker, token_secret=secret, names=names)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
