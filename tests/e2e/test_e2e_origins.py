@@ -14,7 +14,6 @@ import http.client
 import json
 import os
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 
 import pytest
 from e2e_server import LocalServer
@@ -105,6 +104,14 @@ def test_the_public_url_names_this_server(server: LocalServer) -> None:
     assert upgrade(server, "club.example.org", "http://club.example.org") == 403
 
 
-def test_a_client_without_origin_is_unaffected(server: LocalServer, tmp_path: Path) -> None:
+def test_a_client_without_origin_is_unaffected(server: LocalServer) -> None:
     with server.player("bob") as bob:  # the websockets client sends no Origin
         assert bob.request("rooms")["type"] == "rooms"
+
+
+def test_the_banner_says_where_it_listens(server: LocalServer) -> None:
+    log = server.log()
+    assert f"Listening     0.0.0.0:{server.port} (every address of this machine)" in log
+    assert f"http://127.0.0.1:{server.port}/ (on this machine)" in log
+    assert f"{PUBLIC}/ (the public URL)" in log
+    assert "WARNING" not in log  # behind TLS

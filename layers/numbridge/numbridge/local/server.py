@@ -28,7 +28,7 @@ from botocore.config import Config
 
 from numbridge.local import environment, upgrade
 from numbridge.local.aws_events import REGION
-from numbridge.local.banner import Started, banner
+from numbridge.local.banner import Started, banner, listening
 from numbridge.local.bots import LocalBotTurns
 from numbridge.local.datadir import data_dir, token_secret
 from numbridge.local.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
@@ -167,6 +167,7 @@ async def _serve(options: ServeOptions) -> None:
             data_dir=directory, default_data_dir=options.data_dir is None,
             store=opened.where, database_file=opened.database_file,
             imported=imported, armed=armed,
+            listening=listening(options.host, port, names.public),
         )), flush=True)
 
         await stop.wait()
