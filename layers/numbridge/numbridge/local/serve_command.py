@@ -81,8 +81,8 @@ def _token(args: argparse.Namespace) -> int:
     from numbridge.auth import issue_token
     from numbridge.local.datadir import data_dir, token_secret
 
-    secret = token_secret(data_dir(args.data_dir))
     try:
+        secret = token_secret(data_dir(args.data_dir))
         print(issue_token(args.name, secret, ttl_s=int(args.ttl_days * 86400)))
     except ValueError as exc:
         print(f"numbridge token: {exc}", file=sys.stderr)

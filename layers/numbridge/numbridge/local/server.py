@@ -1,6 +1,6 @@
 """``numbridge serve``: the whole backend on one machine.
 
-Start-up: data dir and token secret → port bound → the database (SQLite in the
+Start-up: data dir checked and locked, token secret → port bound → the database (SQLite in the
 data dir, or DynamoDB) → an old snapshot imported once → stale connections
 forgotten → handler environment → handlers imported → services wired (store,
 ``@connections`` client, deadline timers, the bot queue) → gateway listening →
@@ -21,6 +21,7 @@ import sys
 import time
 import warnings
 from functools import partial
+from pathlib import Path
 
 import boto3
 from botocore import UNSIGNED
@@ -30,7 +31,7 @@ from numbridge.local import environment, upgrade
 from numbridge.local.aws_events import REGION
 from numbridge.local.banner import Started, banner, listening
 from numbridge.local.bots import LocalBotTurns
-from numbridge.local.datadir import data_dir, token_secret
+from numbridge.local.datadir import DataDirLock, data_dir, token_secret
 from numbridge.local.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
 from numbridge.local.functions import (
     Invoker,
@@ -123,7 +124,15 @@ async def _serve(options: ServeOptions) -> None:
         )
     names = ServerNames(options.host,
                         PublicUrl.parse(options.public_url) if options.public_url else None)
+    os.umask(0o077)  # whatever the server writes is its own
     directory = data_dir(options.data_dir)
+    with DataDirLock(directory):
+        await _serve_in(options, root, names, directory)
+
+
+async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
+                    directory: Path) -> None:
+    """The server, once its data directory is locked: no other server on it since."""
     secret = token_secret(directory)
     try:
         sock = bind(options.host, options.port)
@@ -181,7 +190,7 @@ async def _serve(options: ServeOptions) -> None:
 
 def _forget_connections(opened: OpenStore) -> None:
     """No socket outlives the server: connection items and watches left by a crash are
-    stale."""
+    stale (the data directory's lock says no other server holds them)."""
     from numbridge.store import keys
     from numbridge.store.sqlite import SqliteStore
 
