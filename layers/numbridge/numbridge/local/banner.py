@@ -107,7 +107,7 @@ Numbridge local server is ready.
 {_where(started)}
   Browser       {started.http_url}/ (the reference client: sign in by name)
   WebSocket     {started.ws_url}?token=TOKEN
-  @connections  {started.http_url}/@connections/{{connectionId}}
+  @connections  {started.http_url}/@connections/{{connectionId}} (signed: this process only)
   Database      {started.store}
   Data dir      {started.data_dir}
 {extra}

@@ -65,7 +65,7 @@ class GatewayServer:
         self.names = names or ServerNames()
         self.registry = ConnectionRegistry()
         self.gateway = Gateway(routes, invoker, self.registry, settings)
-        self.management = ManagementApi(self.registry, self.gateway.close)
+        self.management = ManagementApi(self.registry, self.gateway.close)  # its own key
         root = (web_root or default_root()) if serve_client else None
         self.client = StaticClient(root) if root is not None else None
         self.sign_in = LocalSignIn(token_secret) if token_secret else None

@@ -41,6 +41,7 @@ from numbridge.local.functions import (
     template_routes,
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
+from numbridge.local.management import sign_requests
 from numbridge.local.origins import PublicUrl, ServerNames
 from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
@@ -162,8 +163,8 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         )
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
-        svc = _services(opened, http_url, timers, bots, secret)
         server = GatewayServer(routes, invoker, token_secret=secret, names=names)
+        svc = _services(opened, http_url, timers, bots, secret, server.management.key)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
@@ -223,17 +224,18 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
 
 
 def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
-              bots: LocalBotTurns, secret: str) -> Services:
+              bots: LocalBotTurns, secret: str, management_key: bytes) -> Services:
     from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
-    # Our @connections endpoint ignores signatures, so the client signs nothing: it is
-    # the busiest client of the server (a post per frame per connection).
-    management = boto3.client(
+    # Our @connections endpoint checks its own signature (an HMAC, management.py), not
+    # SigV4, so the client signs nothing else: it is the busiest client of the server (a
+    # post per frame per connection).
+    management = sign_requests(boto3.client(
         "apigatewaymanagementapi", endpoint_url=http_url, region_name=REGION,
         config=Config(signature_version=UNSIGNED, parameter_validation=False,
                       max_pool_connections=64, retries={"max_attempts": 1}),
-        **DUMMY_CREDENTIALS)
+        **DUMMY_CREDENTIALS), management_key)
     # Its @connections is in this process: posting from threads would only contend for
     # the interpreter with the server that answers them, so posts go one at a time.
     svc = context.Services(store=opened.store, management=management, timers=timers,

@@ -36,6 +36,11 @@ class ThreadedGateway:
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
 
     @property
+    def management_key(self) -> bytes:
+        """What ``@connections`` requests are signed with (management.sign_requests)."""
+        return self.server.management.key
+
+    @property
     def loop(self) -> asyncio.AbstractEventLoop:
         """The loop the server's sockets live on (in-process posts are run there)."""
         return self._loop
