@@ -18,7 +18,6 @@ A page on any site can make a browser send requests here. Two checks stop it:
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 from urllib.parse import urlsplit
 
@@ -31,6 +30,7 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
+MAX_VERDICTS = 256
 
 
 def canonical_host(name: str) -> str:
@@ -123,15 +123,6 @@ class ServerNames:
 
     def names(self) -> frozenset[str]:
         """Every host name a request may use, besides the address it arrived at."""
-        return _names(self)
-
-    def names_us(self, host: str, arrived_at: str | None) -> bool:
-        """Whether a (canonical) host names this server; ``arrived_at``: the local address
-        of the connection."""
-        return host in self.names() or (arrived_at is not None
-                                        and host == canonical_host(arrived_at))
-
-    def _names(self) -> frozenset[str]:
         names = set(LOOPBACK_NAMES)
         if canonical_host(self.listen_host) not in WILDCARDS:
             names.add(canonical_host(self.listen_host))
@@ -139,9 +130,18 @@ class ServerNames:
             names.add(self.public.host)
         return frozenset(names)
 
-    def host_ok(self, host_header: str | None, arrived_at: str | None) -> bool:
+    def names_us(self, host: str, arrived_at: str | None,
+                 names: frozenset[str] | None = None) -> bool:
+        """Whether a (canonical) host names this server; ``arrived_at``: the local address
+        of the connection; ``names``: :meth:`names`, if the caller keeps them."""
+        return host in (names or self.names()) or (arrived_at is not None
+                                                   and host == canonical_host(arrived_at))
+
+    def host_ok(self, host_header: str | None, arrived_at: str | None,
+                names: frozenset[str] | None = None) -> bool:
         """Whether a ``Host`` header names this server."""
-        return _host_ok(self, host_header or "", arrived_at)
+        split = split_authority(host_header or "")
+        return split is not None and self.names_us(split[0], arrived_at, names)
 
     def origin_ok(self, origin: str, arrived_at: str | None, port: int | None) -> bool:
         """Whether an ``Origin`` is this server's own or its public URL's; ``port``: the
@@ -157,20 +157,8 @@ class ServerNames:
         if self.public is not None and (parts.scheme, host, origin_port) == (
                 self.public.scheme, self.public.host, self.public.port):
             return True
-        return parts.scheme == "http" and origin_port == port and self.names_us(host, arrived_at)
-
-
-# Every request is checked (the server's own @connections posts too): the same few
-# Host headers come again and again.
-@functools.lru_cache(maxsize=64)
-def _names(names: ServerNames) -> frozenset[str]:
-    return names._names()
-
-
-@functools.lru_cache(maxsize=256)
-def _host_ok(names: ServerNames, host_header: str, arrived_at: str | None) -> bool:
-    split = split_authority(host_header)
-    return split is not None and names.names_us(split[0], arrived_at)
+        return (parts.scheme == "http" and origin_port == port
+                and self.names_us(host, arrived_at))
 
 
 def _arrived_at(request: web.BaseRequest) -> tuple[str | None, int | None]:
@@ -187,11 +175,23 @@ def _refuse(status: int, text: str) -> web.Response:
 
 def guard(names: ServerNames) -> Middleware:
     """The aiohttp middleware that applies both checks before any route runs."""
+    ours = names.names()
+    # Every request is checked (the server's own @connections posts too), and the same
+    # few Host headers come again and again: their verdicts are kept.
+    verdicts: dict[tuple[str | None, str | None], bool] = {}
+
+    def host_ok(host: str | None, address: str | None) -> bool:
+        verdict = verdicts.get((host, address))
+        if verdict is None:
+            verdict = names.host_ok(host, address, ours)
+            if len(verdicts) < MAX_VERDICTS:
+                verdicts[host, address] = verdict
+        return verdict
 
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
         address, port = _arrived_at(request)
-        if not names.host_ok(request.headers.get("Host"), address):
+        if not host_ok(request.headers.get("Host"), address):
             return _refuse(421, "Misdirected Request: the Host header does not name this server "
                                 "(start it with --public-url to add a name)")
         origin = request.headers.get("Origin")
