@@ -242,3 +242,15 @@ def umask(mask: int) -> Iterator[None]:
         yield
     finally:
         os.umask(old)
+
+
+def test_a_public_url_is_passed_on_and_a_bad_one_stops_the_server(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = argparse.ArgumentParser(prog="numbridge")
+    cli.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["serve", "--public-url", "https://club.example.org"])
+    assert args.public_url == "https://club.example.org"
+    assert run_cli("serve", "--port", "0", "--data-dir", str(tmp_path),
+                   "--public-url", "club.example.org/play") == 1
+    assert "--public-url must be http://HOST[:PORT]" in capsys.readouterr().err
+    assert not (tmp_path / "lock").exists()  # refused before anything was touched

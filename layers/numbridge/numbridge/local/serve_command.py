@@ -19,7 +19,9 @@ def register(subparsers: Any) -> None:
         "stopped, or while it runs use SQLite's backup API: "
         "sqlite3 DATA_DIR/numbridge.db \".backup /path/to/backup.db\".",
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (127.0.0.1: this machine only; 0.0.0.0: "
+                       "every address, see docs/hosting.md)")
     serve.add_argument("--port", type=int, default=8080, help="port to listen on (8080; 0: any)")
     serve.add_argument("--data-dir", help="where games and the token secret are kept")
     serve.add_argument(
