@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from numbridge.local.management import sign_requests
 from testkit.moto_server import client
 
 Event = dict[str, Any]
@@ -14,6 +15,11 @@ Event = dict[str, Any]
 
 def aws_client(service: str, endpoint: str) -> Any:
     return client(service, endpoint)
+
+
+def management_client(endpoint: str, key: bytes) -> Any:
+    """boto3's ``apigatewaymanagementapi`` for a local gateway, signing as its server does."""
+    return sign_requests(client("apigatewaymanagementapi", endpoint), key)
 
 
 class Recorder:

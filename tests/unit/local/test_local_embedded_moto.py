@@ -76,3 +76,47 @@ def test_concurrent_conditional_transactions_have_one_winner(moto_url: str) -> N
         assert race(dynamodb, "race", expected) == 1
     item = dynamodb.get_item(TableName="race", Key={"pk": {"S": "GAME#g"}, "sk": {"S": "STATE"}})
     assert item["Item"]["v"] == {"N": str(ROUNDS)}
+
+
+def moto_request(moto_url: str, method: str, headers: dict[str, str]) -> tuple[int, Any]:
+    import http.client
+    from urllib.parse import urlsplit
+
+    where = urlsplit(moto_url)
+    connection = http.client.HTTPConnection(where.hostname or "", where.port, timeout=10)
+    connection.putrequest(method, "/", skip_host=True, skip_accept_encoding=True)
+    body = b"{}"
+    for name, value in {**headers, "Content-Length": str(len(body))}.items():
+        connection.putheader(name, value)
+    connection.endheaders(body)
+    response = connection.getresponse()
+    response.read()
+    return response.status, response.headers
+
+
+LIST_TABLES = {"X-Amz-Target": "DynamoDB_20120810.ListTables",
+               "Content-Type": "application/x-amz-json-1.0",
+               "Authorization": "AWS4-HMAC-SHA256 Credential=x/20260101/us-east-1/dynamodb/"
+               "aws4_request, SignedHeaders=host, Signature=0"}
+
+
+def test_no_page_of_another_origin_may_read_or_write_it(moto_url: str) -> None:
+    """No global CORS: a browser lets no other origin send it JSON, nor read its answers."""
+    host = moto_url.removeprefix("http://")
+    status, headers = moto_request(moto_url, "OPTIONS", {
+        "Host": host, "Origin": "http://evil.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,x-amz-target"})
+    assert "Access-Control-Allow-Origin" not in headers, status
+    status, headers = moto_request(moto_url, "POST",
+                                   {**LIST_TABLES, "Host": host, "Origin": "http://evil.example"})
+    assert "Access-Control-Allow-Origin" not in headers
+    assert status == 200  # a client without a browser is served as before
+
+
+def test_a_request_for_another_host_is_misdirected(moto_url: str) -> None:
+    """A DNS-rebinding page, same-origin as far as the browser knows, names its own host."""
+    port = moto_url.rsplit(":", 1)[1]
+    forged = {**LIST_TABLES, "Host": f"rebind.evil.example:{port}"}
+    assert moto_request(moto_url, "POST", forged)[0] == 421
+    assert moto_request(moto_url, "POST", {**LIST_TABLES, "Host": f"localhost:{port}"})[0] == 200

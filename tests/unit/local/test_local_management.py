@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
-from local_fakes import Recorder, aws_client
+from local_fakes import Recorder, aws_client, management_client
 from numbridge.local.functions import Function
 from numbridge.local.threaded import ThreadedGateway
 from websockets.exceptions import ConnectionClosed
@@ -19,6 +19,7 @@ Event = dict[str, Any]
 
 class Endpoint:
     url = ""
+    key = b""
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ def gateway(recorder: Recorder) -> Iterator[ThreadedGateway]:
 
     def echo(event: Event) -> None:
         """What the real handlers do: answer through the management API."""
-        client = aws_client("apigatewaymanagementapi", endpoint.url)
+        client = management_client(endpoint.url, endpoint.key)
         client.post_to_connection(
             ConnectionId=event["requestContext"]["connectionId"], Data=event["body"].encode()
         )
@@ -38,13 +39,13 @@ def gateway(recorder: Recorder) -> Iterator[ThreadedGateway]:
         "echo": Function("lobby", recorder.handler("echo", echo)),
     }
     with ThreadedGateway(routes) as running:
-        endpoint.url = running.url
+        endpoint.url, endpoint.key = running.url, running.management_key
         yield running
 
 
 @pytest.fixture
 def client(gateway: ThreadedGateway) -> Any:
-    return aws_client("apigatewaymanagementapi", gateway.url)
+    return management_client(gateway.url, gateway.management_key)
 
 
 def open_socket(gateway: ThreadedGateway, recorder: Recorder) -> tuple[ClientConnection, str]:
@@ -117,8 +118,54 @@ def test_payload_over_128_kb_is_refused(
 def test_stage_prefixed_path_works_too(
     gateway: ThreadedGateway, recorder: Recorder
 ) -> None:
-    staged = aws_client("apigatewaymanagementapi", gateway.url + "/local")
+    staged = management_client(gateway.url + "/local", gateway.management_key)
     ws, connection_id = open_socket(gateway, recorder)
     with ws:
         staged.post_to_connection(ConnectionId=connection_id, Data=b"staged")
         assert ws.recv(timeout=10) == "staged"
+
+
+def test_a_request_not_signed_by_the_server_is_forbidden_and_does_nothing(
+    gateway: ThreadedGateway, recorder: Recorder
+) -> None:
+    """Anyone else who reaches the port: another user of the machine, a LAN neighbour."""
+    stranger = aws_client("apigatewaymanagementapi", gateway.url)  # SigV4, any credentials
+    forger = management_client(gateway.url, b"a key of the stranger's own choosing")
+    ws, connection_id = open_socket(gateway, recorder)
+    with ws:
+        for client in (stranger, forger):
+            for call in (lambda c: c.post_to_connection(ConnectionId=connection_id, Data=b"x"),
+                         lambda c: c.get_connection(ConnectionId=connection_id),
+                         lambda c: c.delete_connection(ConnectionId=connection_id)):
+                with pytest.raises(ClientError) as refused:
+                    call(client)
+                assert refused.value.response["Error"]["Code"] == "ForbiddenException"
+                assert refused.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
+        owner = management_client(gateway.url, gateway.management_key)
+        owner.post_to_connection(ConnectionId=connection_id, Data=b"only this")
+        assert ws.recv(timeout=10) == "only this"  # nothing else arrived, still open
+
+
+def test_a_signature_holds_for_its_own_request_only(
+    gateway: ThreadedGateway, recorder: Recorder
+) -> None:
+    """A signature seen once cannot carry another body, or go to another connection."""
+    import urllib.error
+    import urllib.request
+
+    from numbridge.local.management import SIGNATURE_HEADER, signature
+
+    ws, connection_id = open_socket(gateway, recorder)
+    with ws:
+        path = f"/@connections/{connection_id}"
+        seen = signature(gateway.management_key, "POST", path, b"hello")
+        for body, to in ((b"resign", path), (b"hello", "/@connections/other=")):
+            replay = urllib.request.Request(gateway.url + to, data=body, method="POST",
+                                            headers={SIGNATURE_HEADER: seen})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(replay, timeout=10)
+            assert refused.value.code == 403
+        signed = urllib.request.Request(gateway.url + path, data=b"hello", method="POST",
+                                        headers={SIGNATURE_HEADER: seen})
+        assert urllib.request.urlopen(signed, timeout=10).status == 200
+        assert ws.recv(timeout=10) == "hello"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from botocore.exceptions import ClientError
-from local_fakes import Recorder, aws_client
+from local_fakes import Recorder, management_client
 from numbridge.local.functions import Function
 from numbridge.local.management import MAX_DATA_BYTES
 from numbridge.local.posting import LocalManagementClient
@@ -28,7 +28,7 @@ def gateway(recorder: Recorder) -> Iterator[ThreadedGateway]:
 @pytest.fixture(params=["http", "local"])
 def client(request: pytest.FixtureRequest, gateway: ThreadedGateway) -> Any:
     if request.param == "http":
-        return aws_client("apigatewaymanagementapi", gateway.url)
+        return management_client(gateway.url, gateway.management_key)
     return LocalManagementClient(gateway.server.registry, gateway.loop)
 
 

@@ -105,13 +105,21 @@ def _open(args: argparse.Namespace, *, must_exist: bool) -> tuple[Any, str, Any]
     if kind == "sqlite":
         if args.table or args.dynamodb_endpoint:
             raise _Refused("--table and --dynamodb-endpoint go with --store dynamodb")
-        from numbridge.local.datadir import data_dir
-        from numbridge.local.stores import DATABASE_FILE
+        from numbridge.local.datadir import (
+            DATABASE_FILE,
+            DataDirError,
+            data_dir,
+            database_file,
+        )
         from numbridge.store.sqlite import SqliteStore
 
-        path = data_dir(args.data_dir) / DATABASE_FILE
-        if must_exist and not path.exists():
-            raise _Refused(f"no club at {path}")
+        try:
+            directory = data_dir(args.data_dir)
+            if must_exist and not (directory / DATABASE_FILE).exists():
+                raise _Refused(f"no club at {directory / DATABASE_FILE}")
+            path = database_file(directory)
+        except DataDirError as exc:
+            raise _Refused(str(exc)) from exc
         # An import is run again if it is cut short, even by a power cut: it need not
         # sync each put (closing the store checkpoints, and syncs, the whole of it).
         sqlite = SqliteStore(path, synchronous="FULL" if must_exist else "NORMAL")

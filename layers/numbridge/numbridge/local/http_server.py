@@ -12,6 +12,7 @@ from numbridge.local.functions import Function, Invoker
 from numbridge.local.gateway import Gateway, GatewaySettings
 from numbridge.local.gateway_events import STAGE
 from numbridge.local.management import ManagementApi
+from numbridge.local.origins import ServerNames, guard
 from numbridge.local.sign_in import LocalSignIn
 from numbridge.local.sockets import ConnectionRegistry
 from numbridge.local.static import StaticClient, default_root
@@ -46,7 +47,8 @@ class GatewayServer:
     It also serves the browser client (``web/``, see :mod:`numbridge.local.static`):
     ``web_root`` names its directory (default: the checkout's ``web/``, when it
     exists); ``serve_client=False`` turns it off. With ``token_secret`` it also
-    signs players in by name (:mod:`numbridge.local.sign_in`).
+    signs players in by name (:mod:`numbridge.local.sign_in`). Every request must be
+    for this server (``names``, :mod:`numbridge.local.origins`).
     """
 
     def __init__(
@@ -58,10 +60,12 @@ class GatewayServer:
         serve_client: bool = True,
         web_root: Path | None = None,
         token_secret: str | None = None,
+        names: ServerNames | None = None,
     ) -> None:
+        self.names = names or ServerNames()
         self.registry = ConnectionRegistry()
         self.gateway = Gateway(routes, invoker, self.registry, settings)
-        self.management = ManagementApi(self.registry, self.gateway.close)
+        self.management = ManagementApi(self.registry, self.gateway.close)  # its own key
         root = (web_root or default_root()) if serve_client else None
         self.client = StaticClient(root) if root is not None else None
         self.sign_in = LocalSignIn(token_secret) if token_secret else None
@@ -74,7 +78,7 @@ class GatewayServer:
         return await self.gateway.handle(request)
 
     def application(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[guard(self.names)])
         app.router.add_get("/", self._root)
         app.router.add_get(f"/{STAGE}", self.gateway.handle)
         if self.client is not None:

@@ -19,9 +19,17 @@ def register(subparsers: Any) -> None:
         "stopped, or while it runs use SQLite's backup API: "
         "sqlite3 DATA_DIR/numbridge.db \".backup /path/to/backup.db\".",
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (127.0.0.1: this machine only; 0.0.0.0: "
+                       "every address, see docs/hosting.md)")
     serve.add_argument("--port", type=int, default=8080, help="port to listen on (8080; 0: any)")
     serve.add_argument("--data-dir", help="where games and the token secret are kept")
+    serve.add_argument(
+        "--public-url", metavar="URL",
+        help="where people reach this server, when not at --host (a TLS proxy in front: "
+        "https://club.example.org; a LAN name: http://clubpc.local:8080); requests for "
+        "that host, and pages from that origin, are accepted as this server's own",
+    )
     serve.add_argument(
         "--store", choices=("sqlite", "dynamodb"),
         help="sqlite (default): numbridge.db in the data dir; dynamodb (the default with "
@@ -64,6 +72,7 @@ def _serve(args: argparse.Namespace) -> int:
             store=args.store or ("dynamodb" if args.dynamodb_endpoint else "sqlite"),
             dynamodb_endpoint=args.dynamodb_endpoint,
             synchronous=args.synchronous,
+            public_url=args.public_url,
         )
     )
 
@@ -74,8 +83,8 @@ def _token(args: argparse.Namespace) -> int:
     from numbridge.auth import issue_token
     from numbridge.local.datadir import data_dir, token_secret
 
-    secret = token_secret(data_dir(args.data_dir))
     try:
+        secret = token_secret(data_dir(args.data_dir))
         print(issue_token(args.name, secret, ttl_s=int(args.ttl_days * 86400)))
     except ValueError as exc:
         print(f"numbridge token: {exc}", file=sys.stderr)

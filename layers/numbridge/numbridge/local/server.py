@@ -1,6 +1,6 @@
 """``numbridge serve``: the whole backend on one machine.
 
-Start-up: data dir and token secret → port bound → the database (SQLite in the
+Start-up: data dir checked and locked, token secret → port bound → the database (SQLite in the
 data dir, or DynamoDB) → an old snapshot imported once → stale connections
 forgotten → handler environment → handlers imported → services wired (store,
 ``@connections`` client, deadline timers, the bot queue) → gateway listening →
@@ -21,6 +21,7 @@ import sys
 import time
 import warnings
 from functools import partial
+from pathlib import Path
 
 import boto3
 from botocore import UNSIGNED
@@ -28,9 +29,9 @@ from botocore.config import Config
 
 from numbridge.local import environment, upgrade
 from numbridge.local.aws_events import REGION
-from numbridge.local.banner import Started, banner
+from numbridge.local.banner import Started, banner, listening
 from numbridge.local.bots import LocalBotTurns
-from numbridge.local.datadir import data_dir, token_secret
+from numbridge.local.datadir import DataDirLock, data_dir, token_secret
 from numbridge.local.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
 from numbridge.local.functions import (
     Invoker,
@@ -40,6 +41,8 @@ from numbridge.local.functions import (
     template_routes,
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
+from numbridge.local.management import sign_requests
+from numbridge.local.origins import PublicUrl, ServerNames
 from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
@@ -60,6 +63,7 @@ class ServeOptions:
     dynamodb_endpoint: str | None = None
     synchronous: str = "FULL"
     sweep_interval_s: float = SWEEP_INTERVAL_S
+    public_url: str | None = None
 
 
 def serve(options: ServeOptions) -> int:
@@ -119,7 +123,17 @@ async def _serve(options: ServeOptions) -> None:
             f"no template.yaml and functions/ in {root}: run from a Numbridge checkout "
             "or set NUMBRIDGE_ROOT to one"
         )
+    names = ServerNames(options.host,
+                        PublicUrl.parse(options.public_url) if options.public_url else None)
+    os.umask(0o077)  # whatever the server writes is its own
     directory = data_dir(options.data_dir)
+    with DataDirLock(directory):
+        await _serve_in(options, root, names, directory)
+
+
+async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
+                    directory: Path) -> None:
+    """The server, once its data directory is locked: no other server on it since."""
     secret = token_secret(directory)
     try:
         sock = bind(options.host, options.port)
@@ -149,8 +163,8 @@ async def _serve(options: ServeOptions) -> None:
         )
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
-        svc = _services(opened, http_url, timers, bots, secret)
-        server = GatewayServer(routes, invoker, token_secret=secret)
+        server = GatewayServer(routes, invoker, token_secret=secret, names=names)
+        svc = _services(opened, http_url, timers, bots, secret, server.management.key)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
@@ -163,6 +177,7 @@ async def _serve(options: ServeOptions) -> None:
             data_dir=directory, default_data_dir=options.data_dir is None,
             store=opened.where, database_file=opened.database_file,
             imported=imported, armed=armed,
+            listening=listening(options.host, port, names.public),
         )), flush=True)
 
         await stop.wait()
@@ -176,7 +191,7 @@ async def _serve(options: ServeOptions) -> None:
 
 def _forget_connections(opened: OpenStore) -> None:
     """No socket outlives the server: connection items and watches left by a crash are
-    stale."""
+    stale (the data directory's lock says no other server holds them)."""
     from numbridge.store import keys
     from numbridge.store.sqlite import SqliteStore
 
@@ -209,17 +224,18 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
 
 
 def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
-              bots: LocalBotTurns, secret: str) -> Services:
+              bots: LocalBotTurns, secret: str, management_key: bytes) -> Services:
     from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
-    # Our @connections endpoint ignores signatures, so the client signs nothing: it is
-    # the busiest client of the server (a post per frame per connection).
-    management = boto3.client(
+    # Our @connections endpoint checks its own signature (an HMAC, management.py), not
+    # SigV4, so the client signs nothing else: it is the busiest client of the server (a
+    # post per frame per connection).
+    management = sign_requests(boto3.client(
         "apigatewaymanagementapi", endpoint_url=http_url, region_name=REGION,
         config=Config(signature_version=UNSIGNED, parameter_validation=False,
                       max_pool_connections=64, retries={"max_attempts": 1}),
-        **DUMMY_CREDENTIALS)
+        **DUMMY_CREDENTIALS), management_key)
     # Its @connections is in this process: posting from threads would only contend for
     # the interpreter with the server that answers them, so posts go one at a time.
     svc = context.Services(store=opened.store, management=management, timers=timers,

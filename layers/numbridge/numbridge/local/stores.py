@@ -12,13 +12,14 @@ from typing import Any
 import boto3
 
 from numbridge.local.aws_events import REGION
+from numbridge.local.datadir import DATABASE_FILE, database_file
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.port import Store
 from numbridge.store.sqlite import SqliteStore
 
 log = logging.getLogger("numbridge.local")
 
-DATABASE_FILE = "numbridge.db"
+__all__ = ["DATABASE_FILE", "DUMMY_CREDENTIALS", "OpenStore", "open_store"]
 TABLE_NAME = "numbridge-games"
 STORES = ("sqlite", "dynamodb")
 DUMMY_CREDENTIALS = {"aws_access_key_id": "numbridge-local",
@@ -43,7 +44,7 @@ class OpenStore:
 def open_store(kind: str, data_dir: Path, *, dynamodb_endpoint: str | None = None,
                synchronous: str = "FULL", template_path: Path | None = None) -> OpenStore:
     if kind == "sqlite":
-        path = data_dir / DATABASE_FILE
+        path = database_file(data_dir)
         return OpenStore(SqliteStore(path, synchronous=synchronous),
                          f"SQLite {path} (synchronous={synchronous})", path)
     if kind != "dynamodb":

@@ -10,6 +10,7 @@ from types import TracebackType
 from numbridge.local.functions import Function, Invoker
 from numbridge.local.gateway import GatewaySettings
 from numbridge.local.http_server import GatewayServer, base_url, bind
+from numbridge.local.origins import PublicUrl, ServerNames
 
 
 class ThreadedGateway:
@@ -22,15 +23,22 @@ class ThreadedGateway:
         port: int = 0,
         settings: GatewaySettings | None = None,
         token_secret: str | None = None,
+        public_url: str | None = None,
     ) -> None:
         self._sock = bind(host, port)
         self.port: int = self._sock.getsockname()[1]
         self.url = base_url(host, self.port)
         self.ws_url = base_url(host, self.port, "ws") + "/"
         self.invoker = Invoker(max_workers=8)
-        self.server = GatewayServer(routes, self.invoker, settings, token_secret=token_secret)
+        self.server = GatewayServer(routes, self.invoker, settings, token_secret=token_secret,
+            names=ServerNames(host, PublicUrl.parse(public_url) if public_url else None))
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+
+    @property
+    def management_key(self) -> bytes:
+        """What ``@connections`` requests are signed with (management.sign_requests)."""
+        return self.server.management.key
 
     @property
     def loop(self) -> asyncio.AbstractEventLoop:

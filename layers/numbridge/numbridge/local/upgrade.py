@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from numbridge.club.ratings import PROVISIONAL_RD
+from numbridge.local.datadir import own_directory, own_file
 from numbridge.store import keys
 from numbridge.store.dynamodb import from_item
 from numbridge.store.port import MAX_TRANSACTION_ITEMS, Item, Put, Store
@@ -55,10 +57,15 @@ def _ranked(rating: Item) -> Item:
 
 
 def import_snapshot(data_dir: Path, store: Store) -> int:
-    """Import ``snapshot.json`` if the data directory has one; how many items."""
+    """Import ``snapshot.json`` if the data directory has one; how many items.
+
+    Only from a directory, and a file, of the server's own (DataDirError otherwise): a
+    club planted by someone else would be taken for ours."""
     path = data_dir / SNAPSHOT_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return 0
+    own_directory(data_dir)
+    own_file(path, "an old snapshot to import")
     items = list(_items(json.loads(path.read_text(encoding="utf-8"))))
     for start in range(0, len(items), MAX_TRANSACTION_ITEMS):
         store.transact([Put(item) for item in items[start:start + MAX_TRANSACTION_ITEMS]])
