@@ -2,8 +2,9 @@
 
 Start-up: data dir and token secret → port bound → the database (SQLite in the
 data dir, or DynamoDB) → an old snapshot imported once → stale connections
-forgotten → handler environment → handlers imported → services wired (store,
-``@connections`` client, deadline timers, the bot queue) → gateway listening →
+forgotten → handler environment → handlers imported → gateway built → services
+wired (store, the management client — a call into the gateway's own sockets,
+whatever the store — deadline timers, the bot queue) → gateway listening →
 every pending deadline armed (and a bot turn owed sent again), sweep running.
 Shutdown (Ctrl-C / SIGTERM): sockets closed with 1001 and their ``$disconnect``
 handlers run, timers and bot queue stopped, the database closed. Every
@@ -22,12 +23,7 @@ import time
 import warnings
 from functools import partial
 
-import boto3
-from botocore import UNSIGNED
-from botocore.config import Config
-
 from numbridge.local import environment, upgrade
-from numbridge.local.aws_events import REGION
 from numbridge.local.banner import Started, banner
 from numbridge.local.bots import LocalBotTurns
 from numbridge.local.datadir import data_dir, token_secret
@@ -40,7 +36,8 @@ from numbridge.local.functions import (
     template_routes,
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
-from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
+from numbridge.local.posting import LocalManagementClient
+from numbridge.local.stores import OpenStore, open_store
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
 from numbridge.values import frozen
@@ -149,8 +146,9 @@ async def _serve(options: ServeOptions) -> None:
         )
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
-        svc = _services(opened, http_url, timers, bots, secret)
         server = GatewayServer(routes, invoker, token_secret=secret)
+        svc = _services(opened, LocalManagementClient(server.registry, asyncio.get_running_loop()),
+                        timers, bots, secret)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
@@ -208,20 +206,13 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
             svc.bots.send(turn.game, turn.seat, turn.v)
 
 
-def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
+def _services(opened: OpenStore, management: LocalManagementClient, timers: DeadlineTimers,
               bots: LocalBotTurns, secret: str) -> Services:
     from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
-    # Our @connections endpoint ignores signatures, so the client signs nothing: it is
-    # the busiest client of the server (a post per frame per connection).
-    management = boto3.client(
-        "apigatewaymanagementapi", endpoint_url=http_url, region_name=REGION,
-        config=Config(signature_version=UNSIGNED, parameter_validation=False,
-                      max_pool_connections=64, retries={"max_attempts": 1}),
-        **DUMMY_CREDENTIALS)
-    # Its @connections is in this process: posting from threads would only contend for
-    # the interpreter with the server that answers them, so posts go one at a time.
+    # Posts go one at a time: each is a hop onto the event loop that holds the
+    # sockets, and posting from threads at once would only contend for the interpreter.
     svc = context.Services(store=opened.store, management=management, timers=timers,
                            token_secret=lambda: secret, rooms=load_rooms(), bots=bots,
                            posts_at_once=False)
