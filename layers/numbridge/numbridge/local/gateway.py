@@ -103,6 +103,8 @@ class Gateway:
         self._accepting = True
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        # permessage-deflate is negotiated when the client offers it, as API Gateway
+        # does; its cost here is measured in docs/load.md (bench/compression_bench.py).
         socket: web.WebSocketResponse = web.WebSocketResponse(
             max_msg_size=self._settings.max_message_bytes, autoping=False
         )
