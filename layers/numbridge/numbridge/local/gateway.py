@@ -80,7 +80,7 @@ def status_code(response: Any) -> int:
 def gateway_error(message: str, connection_id: str) -> str:
     """The frame API Gateway sends when it cannot deliver a message."""
     return json.dumps(
-        {"message": message, "connectionId": connection_id, "requestId": ids.api_gateway_id()}
+        {"message": message, "connectionId": connection_id, "requestId": ids.request_id()}
     )
 
 

@@ -211,8 +211,8 @@ def _services(opened: OpenStore, management: LocalManagementClient, timers: Dead
     from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
-    # Posts go one at a time: each is a hop onto the event loop that holds the
-    # sockets, and posting from threads at once would only contend for the interpreter.
+    # Posts go one at a time: each only queues its frame for the event loop that holds
+    # the sockets, so posting from threads at once would add nothing but contention.
     svc = context.Services(store=opened.store, management=management, timers=timers,
                            token_secret=lambda: secret, rooms=load_rooms(), bots=bots,
                            posts_at_once=False)
