@@ -19,6 +19,11 @@ ones, ``--games N`` for one run; ``--help``):
 - 10 Bridge games and 10 Domains games at once;
 - 10 games at once after 2,000 finished games are in the database;
 - 10 games at once on ``--store dynamodb`` (embedded moto), for comparison.
+``--baseline DIR`` runs instead the same load (``--games``, ``--think``, ``--room``)
+on DIR's ``numbridge serve`` (a second checkout, with its own ``.venv``) and on
+this checkout's, alternating, and prints both pooled with the ratio: actions/s,
+ack p50/p95/p99, the server's CPU ms per action (its CPU time over the run ÷
+the actions acknowledged).
 Writes docs/load.png (ack p95 against the number of games) when matplotlib is
 installed.
 """
@@ -35,6 +40,7 @@ from typing import cast
 
 from numbridge.bot import LEVELS, Level
 
+from bench.load.compare import compare
 from bench.load.plot import plot
 from bench.load.prefill import prefill
 from bench.load.runs import run_games
@@ -64,6 +70,12 @@ def _options(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=0.0, metavar="S",
                         help="with --games: seconds each player thinks per action (0)")
     parser.add_argument("--room", default="blitz", help="with --games: the room (blitz)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="before/after: the same load on DIR's server (another checkout, "
+                             "its own .venv) and this one's, alternating, then both in one "
+                             "table (--games, 10 by default)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --baseline: runs of each side (3)")
     return parser.parse_args(list(argv))
 
 
@@ -75,8 +87,12 @@ def main(argv: Sequence[str] = ()) -> None:
     print(f"numbridge serve under load: {os.cpu_count()} cores shared with the load generator; "
           f"{seconds:.0f} s per run; the players are the bot ({level}), games played "
           "continuously (a finished game is followed by a new one); latencies in ms")
-    print(HEADER, flush=True)
     try:
+        if options.baseline:
+            compare(work, options.baseline.resolve(), options.games or 10, options.think,
+                    seconds, options.room, level, options.rounds)
+            return
+        print(HEADER, flush=True)
         if options.games:
             _one(work, options.games, options.think, seconds, options.room, level)
         else:

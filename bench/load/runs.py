@@ -26,14 +26,14 @@ _generations = itertools.count(1)  # the players of each run are new players
 
 
 def _pair(server: Server, index: int, generation: int, level: Level,
-          window: Window) -> tuple[Player, Player]:
+          window: Window, player: type[Player]) -> tuple[Player, Player]:
     players = []
     for side in "ab":
         name = f"{side}{index}r{generation}"
         # games=0: it accepts no open proposal; it plays the games dealt to it.
         options = BotOptions(url=server.url, token=server.token(name), name=name,
                              level=level, games=0, poll_s=3600.0)
-        players.append(Player(options, random.Random(name), window))
+        players.append(player(options, random.Random(name), window))
     a, b = players
     a.opponent, b.opponent = b, a
     return a, b
@@ -133,10 +133,11 @@ async def _until_stopped(tasks: list[asyncio.Task[Any]], stop: asyncio.Event,
 
 
 async def _run(server: Server, label: str, games: int, think_s: float, seconds: float,
-               room: str, level: Level, flooders: int, until_finished: int | None) -> Result:
+               room: str, level: Level, flooders: int, until_finished: int | None,
+               player: type[Player]) -> Result:
     generation = next(_generations)
     window = Window(think_s)
-    pairs = [_pair(server, i, generation, level, window) for i in range(games)]
+    pairs = [_pair(server, i, generation, level, window, player) for i in range(games)]
     players = [p for pair in pairs for p in pair]
     dealt = [asyncio.Event() for _ in pairs]
     clients = [asyncio.create_task(p.run()) for p in players]
@@ -177,7 +178,8 @@ async def _run(server: Server, label: str, games: int, think_s: float, seconds: 
 
 def run_games(server: Server, label: str, games: int, think_s: float, seconds: float,
               room: str = "blitz", level: Level = "normal", flooders: int = 0,
-              until_finished: int | None = None) -> Result:
-    """A run of ``seconds``; with ``until_finished``, ``seconds`` is only its limit."""
+              until_finished: int | None = None, player: type[Player] = Player) -> Result:
+    """A run of ``seconds``; with ``until_finished``, ``seconds`` is only its limit;
+    ``player`` a subclass that watches more (the compression bench records frames)."""
     return asyncio.run(_run(server, label, games, think_s, seconds, room, level, flooders,
-                            until_finished))
+                            until_finished, player))

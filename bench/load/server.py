@@ -1,4 +1,7 @@
-"""The real ``numbridge serve`` in a subprocess, with its CPU and memory from /proc."""
+"""The real ``numbridge serve`` in a subprocess, with its CPU and memory from /proc.
+
+``checkout`` runs another checkout of the project instead of this one (its own
+``.venv``), for a before/after comparison on the same machine."""
 
 from __future__ import annotations
 
@@ -19,8 +22,10 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, data_dir: Path, args: Sequence[str] = ()) -> None:
+    def __init__(self, data_dir: Path, args: Sequence[str] = (),
+                 checkout: Path | None = None) -> None:
         self.data_dir = data_dir
+        self.checkout = checkout
         self.port = free_port()
         self.url = f"ws://127.0.0.1:{self.port}/"
         self.args = list(args)
@@ -29,12 +34,19 @@ class Server:
 
     def start(self) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_ENDPOINT")}
+        python = sys.executable
+        if self.checkout is not None:
+            python = str(self.checkout / ".venv" / "bin" / "python")
+            if not Path(python).is_file():
+                raise FileNotFoundError(f"no {python}: run `make setup` in {self.checkout}")
+            env["NUMBRIDGE_ROOT"] = str(self.checkout)
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "numbridge", "serve", "--port", str(self.port),
+                [python, "-m", "numbridge", "serve", "--port", str(self.port),
                  "--data-dir", str(self.data_dir), *self.args],
-                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                cwd=self.checkout)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             with socket.socket() as probe:

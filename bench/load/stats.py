@@ -38,10 +38,16 @@ class Result:
     load_cpu: float  # the load generator's (this process), in cores
     rss_mb: float
 
+    @property
+    def cpu_ms_per_action(self) -> float:
+        """The server's CPU time over the run ÷ the actions acknowledged."""
+        actions = self.stats.actions
+        return self.cpu * self.seconds * 1000 / actions if actions else float("nan")
+
     def row(self) -> str:
         s = self.stats
         return (f"{self.label:<34}{self.games:>5}{s.actions / self.seconds:>8.1f}"
-                f"{s.requests / self.seconds:>8.1f}"
+                f"{self.cpu_ms_per_action:>7.2f}{s.requests / self.seconds:>8.1f}"
                 + "".join(f"{percentile(values, q):>7.1f}" for values in (s.ack_ms, s.delivery_ms)
                           for q in (.5, .95, .99))
                 + f"{s.lost:>5}{s.duplicated:>5}{s.out_of_order:>5}{s.refused:>5}{s.finished:>5}"
@@ -49,7 +55,7 @@ class Result:
                 f"{percentile(s.think_ms, .5):>6.1f}{percentile(s.think_ms, .95):>6.1f}")
 
 
-HEADER = (f"{'run':<34}{'games':>5}{'act/s':>8}{'req/s':>8}"
+HEADER = (f"{'run':<34}{'games':>5}{'act/s':>8}{'ms/act':>7}{'req/s':>8}"
           + "".join(f"{name:>7}" for name in ("ack50", "ack95", "ack99", "dlv50", "dlv95", "dlv99"))
           + f"{'lost':>5}{'dup':>5}{'ooo':>5}{'ref':>5}{'done':>5}{'cpu':>7}{'gen':>6}{'rssMB':>6}"
           f"{'bot50':>6}{'bot95':>6}")

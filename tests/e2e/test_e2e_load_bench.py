@@ -76,3 +76,17 @@ def test_a_bot_that_misses_a_push_catches_up_by_v_and_plays_on(
     assert missed and stats.finished >= 1 and (stats.lost, stats.refused) == (0, 0)
     # A sync by v sent the missing event again (the bench counts it twice).
     assert stats.requests > stats.actions and stats.duplicated >= len(missed)
+
+
+def test_a_baseline_checkout_runs_beside_this_one(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.load.compare import compare
+
+    root = Path(__file__).resolve().parents[2]  # this checkout, as its own baseline
+    results = compare(tmp_path, root, 1, 0.0, 3.0, "blitz", "normal", 1)
+    for side in ("before", "after"):
+        (result,) = results[side]
+        assert result.stats.actions > 0 and result.cpu_ms_per_action > 0
+        assert (result.stats.lost, result.stats.duplicated) == (0, 0)
+    table = capsys.readouterr().out
+    assert "server CPU ms/action" in table and "after/before" in table

@@ -90,6 +90,18 @@ def test_ids_look_like_api_gateway_ones() -> None:
     assert len(connection_id) == 16 and connection_id.endswith("=")
     assert "/" not in connection_id and "+" not in connection_id
     assert ids.api_gateway_id() != connection_id
+    request_ids = [ids.request_id() for _ in range(1000)]
+    assert len(set(request_ids)) == 1000
+    assert all(len(r) == 16 and r.endswith("=") and not {"/", "+"} & set(r)
+               for r in request_ids)
+
+
+def test_invocation_ids_are_distinct_version_4_uuids() -> None:
+    import uuid
+
+    seen = {ids.invocation_id() for _ in range(1000)}
+    assert len(seen) == 1000
+    assert all(uuid.UUID(i).version == 4 for i in seen)
 
 
 def test_request_time_format() -> None:

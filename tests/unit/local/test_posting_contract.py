@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,8 +35,12 @@ def client(request: pytest.FixtureRequest, gateway: ThreadedGateway) -> Any:
 
 def open_socket(gateway: ThreadedGateway, recorder: Recorder) -> tuple[ClientConnection, str]:
     ws = connect(gateway.ws_url, open_timeout=10)
-    connection_id = recorder.wait_for("connect")[-1]["requestContext"]["connectionId"]
-    return ws, str(connection_id)
+    connection_id = str(recorder.wait_for("connect")[-1]["requestContext"]["connectionId"])
+    # The gateway registers the connection just after its handshake's answer is out.
+    deadline = time.monotonic() + 10
+    while gateway.server.registry.get(connection_id) is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return ws, connection_id
 
 
 def code_of(exc: pytest.ExceptionInfo[ClientError]) -> str:
@@ -79,3 +84,27 @@ def test_too_large_is_refused_and_sends_nothing(
         assert code_of(exc) == "PayloadTooLargeException"
         client.post_to_connection(ConnectionId=connection_id, Data=b'{"after":1}')
         assert ws.recv(timeout=10) == '{"after":1}'
+
+
+def test_each_threads_frames_arrive_in_its_order(
+    gateway: ThreadedGateway, recorder: Recorder, client: Any
+) -> None:
+    import json
+    import threading
+
+    ws, connection_id = open_socket(gateway, recorder)
+
+    def post(thread: int) -> None:
+        for n in range(25):
+            client.post_to_connection(ConnectionId=connection_id,
+                                      Data=json.dumps([thread, n]).encode())
+
+    with ws:
+        threads = [threading.Thread(target=post, args=(t,)) for t in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        received = [json.loads(ws.recv(timeout=10)) for _ in range(100)]
+    for thread in range(4):  # posts of two threads may cross; one thread's never do
+        assert [n for t, n in received if t == thread] == list(range(25))

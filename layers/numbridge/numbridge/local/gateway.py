@@ -80,7 +80,7 @@ def status_code(response: Any) -> int:
 def gateway_error(message: str, connection_id: str) -> str:
     """The frame API Gateway sends when it cannot deliver a message."""
     return json.dumps(
-        {"message": message, "connectionId": connection_id, "requestId": ids.api_gateway_id()}
+        {"message": message, "connectionId": connection_id, "requestId": ids.request_id()}
     )
 
 
@@ -103,6 +103,8 @@ class Gateway:
         self._accepting = True
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        # permessage-deflate is negotiated when the client offers it, as API Gateway
+        # does; its cost here is measured in docs/load.md (bench/compression_bench.py).
         socket: web.WebSocketResponse = web.WebSocketResponse(
             max_msg_size=self._settings.max_message_bytes, autoping=False
         )

@@ -7,6 +7,7 @@ They validate against Powertools' ``APIGatewayWebSocketConnectEventModel``,
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -40,11 +41,16 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def request_time(epoch_ms: int) -> str:
-    """``requestTime`` as API Gateway writes it: ``09/Feb/2024:18:11:43 +0000``."""
-    t = time.gmtime(epoch_ms / 1000)
+@functools.lru_cache(maxsize=4)  # one second's events share it
+def _request_second(epoch_s: int) -> str:
+    t = time.gmtime(epoch_s)
     clock = time.strftime("%H:%M:%S", t)
     return f"{t.tm_mday:02d}/{_MONTHS[t.tm_mon - 1]}/{t.tm_year}:{clock} +0000"
+
+
+def request_time(epoch_ms: int) -> str:
+    """``requestTime`` as API Gateway writes it: ``09/Feb/2024:18:11:43 +0000``."""
+    return _request_second(epoch_ms // 1000)
 
 
 def multi_value(pairs: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -64,14 +70,14 @@ def _request_context(client: Client, route_key: str, event_type: str, at_ms: int
     return {
         "routeKey": route_key,
         "eventType": event_type,
-        "extendedRequestId": ids.api_gateway_id(),
+        "extendedRequestId": ids.request_id(),
         "requestTime": request_time(at_ms),
         "messageDirection": "IN",
         "stage": client.stage,
         "connectedAt": client.connected_at_ms,
         "requestTimeEpoch": at_ms,
         "identity": identity,
-        "requestId": ids.api_gateway_id(),
+        "requestId": ids.request_id(),
         "domainName": client.domain_name,
         "connectionId": client.connection_id,
         "apiId": client.api_id,
@@ -114,7 +120,7 @@ def message_event(client: Client, route_key: str, body: str, at_ms: int | None =
     """A ``MESSAGE`` event: one text frame, routed to ``route_key``."""
     at = now_ms() if at_ms is None else at_ms
     context = _request_context(client, route_key, "MESSAGE", at)
-    context["messageId"] = ids.api_gateway_id()
+    context["messageId"] = ids.request_id()
     return {"requestContext": context, "body": body, "isBase64Encoded": False}
 
 

@@ -2,8 +2,9 @@
 
 Start-up: data dir checked and locked, token secret → port bound → the database (SQLite in the
 data dir, or DynamoDB) → an old snapshot imported once → stale connections
-forgotten → handler environment → handlers imported → services wired (store,
-``@connections`` client, deadline timers, the bot queue) → gateway listening →
+forgotten → handler environment → handlers imported → gateway built → services
+wired (store, the management client — a call into the gateway's own sockets,
+whatever the store — deadline timers, the bot queue) → gateway listening →
 every pending deadline armed (and a bot turn owed sent again), sweep running.
 Shutdown (Ctrl-C / SIGTERM): sockets closed with 1001 and their ``$disconnect``
 handlers run, timers and bot queue stopped, the database closed. Every
@@ -23,12 +24,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-import boto3
-from botocore import UNSIGNED
-from botocore.config import Config
-
 from numbridge.local import environment, upgrade
-from numbridge.local.aws_events import REGION
 from numbridge.local.banner import Started, banner, listening
 from numbridge.local.bots import LocalBotTurns
 from numbridge.local.datadir import DataDirLock, data_dir, token_secret
@@ -41,9 +37,9 @@ from numbridge.local.functions import (
     template_routes,
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
-from numbridge.local.management import sign_requests
 from numbridge.local.origins import PublicUrl, ServerNames
-from numbridge.local.stores import DUMMY_CREDENTIALS, OpenStore, open_store
+from numbridge.local.posting import LocalManagementClient
+from numbridge.local.stores import OpenStore, open_store
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
 from numbridge.values import frozen
@@ -164,7 +160,8 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         server = GatewayServer(routes, invoker, token_secret=secret, names=names)
-        svc = _services(opened, http_url, timers, bots, secret, server.management.key)
+        svc = _services(opened, LocalManagementClient(server.registry, asyncio.get_running_loop()),
+                        timers, bots, secret)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
@@ -223,21 +220,13 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
             svc.bots.send(turn.game, turn.seat, turn.v)
 
 
-def _services(opened: OpenStore, http_url: str, timers: DeadlineTimers,
-              bots: LocalBotTurns, secret: str, management_key: bytes) -> Services:
+def _services(opened: OpenStore, management: LocalManagementClient, timers: DeadlineTimers,
+              bots: LocalBotTurns, secret: str) -> Services:
     from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
-    # Our @connections endpoint checks its own signature (an HMAC, management.py), not
-    # SigV4, so the client signs nothing else: it is the busiest client of the server (a
-    # post per frame per connection).
-    management = sign_requests(boto3.client(
-        "apigatewaymanagementapi", endpoint_url=http_url, region_name=REGION,
-        config=Config(signature_version=UNSIGNED, parameter_validation=False,
-                      max_pool_connections=64, retries={"max_attempts": 1}),
-        **DUMMY_CREDENTIALS), management_key)
-    # Its @connections is in this process: posting from threads would only contend for
-    # the interpreter with the server that answers them, so posts go one at a time.
+    # Posts go one at a time: each only queues its frame for the event loop that holds
+    # the sockets, so posting from threads at once would add nothing but contention.
     svc = context.Services(store=opened.store, management=management, timers=timers,
                            token_secret=lambda: secret, rooms=load_rooms(), bots=bots,
                            posts_at_once=False)
