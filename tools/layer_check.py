@@ -144,6 +144,15 @@ def size_of(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
+def verdict(problems: list[str], ok: str) -> int:
+    """The check's last word: its problems on stderr (exit 1), or what it found true."""
+    if problems:
+        print("PROBLEMS:", *problems, sep="\n  ", file=sys.stderr)
+        return 1
+    print(ok)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cache", type=Path, default=ROOT / ".venv" / "layer-wheels",
@@ -181,11 +190,7 @@ def main(argv: list[str] | None = None) -> int:
           f"extensions, {size / 2**20:.0f} MB unzipped")
     print("compiled wheels:")
     print("\n".join(compiled) or "  (none)")
-    if problems:
-        print("PROBLEMS:", *problems, sep="\n  ", file=sys.stderr)
-        return 1
-    print("ok: every wheel and extension fits Lambda python3.13 arm64")
-    return 0
+    return verdict(problems, "ok: every wheel and extension fits Lambda python3.13 arm64")
 
 
 if __name__ == "__main__":

@@ -35,7 +35,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import layer_check  # noqa: E402  (the tags, ELF and size rules: one definition)
-from layer_check import LAYER_LIMIT_BYTES, check_binaries, lambda_tags, pins, size_of  # noqa: E402
+from layer_check import (  # noqa: E402
+    LAYER_LIMIT_BYTES,
+    check_binaries,
+    lambda_tags,
+    pins,
+    size_of,
+    verdict,
+)
 
 BUILD = ROOT / ".aws-sam" / "build"
 ARCHITECTURE = "arm64"  # template.yaml Globals.Function.Architectures
@@ -197,11 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(compiled) or "  (none)")
     print("functions:")
     print("\n".join(function_lines))
-    if problems:
-        print("PROBLEMS:", *problems, sep="\n  ", file=sys.stderr)
-        return 1
-    print("ok: cp313 aarch64 wheels, bytecode everywhere, no test or dev package")
-    return 0
+    return verdict(problems,
+                   "ok: cp313 aarch64 wheels, bytecode everywhere, no test or dev package")
 
 
 if __name__ == "__main__":
