@@ -26,7 +26,7 @@ import pytest
 from client import solve
 from e2e_server import LocalServer
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[web]'")
+playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[dev]'")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -15,6 +15,7 @@ import { ANSWERS, Connection } from './connection.js';
 import { $, oncePerFrame, toast } from './dom.js';
 import { resultText } from './format.js';
 import { FLASH_MS, GameStore } from './games.js';
+import { keepOffline } from './install.js';
 import { Lobby } from './lobby.js';
 import { renderPanels, tickClocks } from './panels.js';
 import { UNVERSIONED } from './reducer.js';
@@ -654,6 +655,7 @@ function attachPage() {
 }
 
 async function start() {
+  keepOffline();
   attachPage();
   lobby.render();
   const params = new URLSearchParams(location.search); // before the token is taken out of it
