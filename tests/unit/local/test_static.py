@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import http.client
 import json
+import posixpath
 import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 from local_fakes import Recorder
@@ -51,7 +52,7 @@ def get(gw: ThreadedGateway, path: str, accept: str | None = BROWSER_ACCEPT,
         conn.close()
 
 
-MODULE_IMPORT = re.compile(r"^import\s[^;]*?from\s+'(\./[\w.-]+\.js)';", re.MULTILINE)
+MODULE_IMPORT = re.compile(r"^import\s[^;]*?from\s+'(\.\.?/[\w./-]+\.js)';", re.MULTILINE)
 
 
 def page_modules() -> list[str]:
@@ -64,7 +65,10 @@ def page_modules() -> list[str]:
             continue
         found.append(name)
         source = (WEB / name).read_text(encoding="utf-8")
-        todo.extend(f"js/{target[2:]}" for target in MODULE_IMPORT.findall(source))
+        here = PurePosixPath(name).parent
+        todo.extend(
+            posixpath.normpath(str(here / target)) for target in MODULE_IMPORT.findall(source)
+        )
     return sorted(found)
 
 
@@ -77,7 +81,8 @@ def test_the_checkout_has_the_client() -> None:
 def test_every_module_of_the_page_is_reached_from_main() -> None:
     modules = page_modules()
     assert {"js/main.js", "js/reducer.js", "js/connection.js", "js/board.js"} <= set(modules)
-    assert modules == sorted(f"js/{p.name}" for p in (WEB / "js").glob("*.js"))
+    assert "js/board/render.js" in modules  # the board's modules, a folder down
+    assert modules == sorted(p.relative_to(WEB).as_posix() for p in (WEB / "js").rglob("*.js"))
 
 
 def test_every_module_is_served_as_javascript(gateway: ThreadedGateway) -> None:
