@@ -61,6 +61,7 @@ class Page:
                        "device_scale_factor": 2, **options}
         else:
             options = {"viewport": DESKTOP, **options}
+        self.touch = bool(options.get("has_touch"))
         if profile is None:
             self.context = browser.new_context(**options)
         else:
@@ -187,3 +188,47 @@ def axe_violations(player: Page) -> list[dict[str, Any]]:
 def blocking(violations: list[dict[str, Any]]) -> list[str]:
     return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
             for v in violations if v["impact"] in BLOCKING]
+
+
+def press(player: Page, locator: Any) -> None:
+    """A finger's tap on a phone, a mouse's click elsewhere."""
+    if player.touch:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def play_one_turn(player: Page, solution: str, wrong: bool) -> str:
+    """One turn as a player would make it (taps on a phone, clicks elsewhere): a tile onto
+    its cell (solved from the givens shown) or, with `wrong`, onto a cell where it does not
+    go; with no tile that goes anywhere, a free clue taken (paid with a tile when the hand
+    has any), else an exchange."""
+    page = player.page
+    cells = board_now(player)
+    size = round(len(cells) ** 0.5)
+    tiles = page.locator("#hand button.tile")
+    hand = [int(tiles.nth(k).get_attribute("data-digit")) for k in range(tiles.count())]
+    empty = [int(c["index"]) for c in cells if c["digit"] == "" and c["clue"] == "0"]
+    choices = [(k, i) for k, d in enumerate(hand) for i in empty
+               if (solution[i] != str(d)) == wrong]
+
+    def select(k: int) -> None:
+        if "selected" not in (tiles.nth(k).get_attribute("class") or ""):
+            press(player, tiles.nth(k))
+            eventually(lambda: "selected" in (tiles.nth(k).get_attribute("class") or ""),
+                       "the tile selected")
+
+    if choices:
+        k, index = choices[0]
+        select(k)
+        press(player, player.cell(index // size, index % size))
+        return "mistake" if wrong else "place"
+    free = [int(c["index"]) for c in cells if c["clue"] == "1" and c["owner"] == ""]
+    if free:
+        if hand:
+            select(0)
+        press(player, player.cell(free[0] // size, free[0] % size))
+        press(player, page.locator("#actions button.take"))
+        return "take"
+    press(player, page.locator("#actions button.exchange"))
+    return "exchange"

@@ -75,11 +75,12 @@ function attachPage() {
   app.board = new Board($('#board'), {
     onHover: (index) => {
       app.ui.hover = index;
-      app.board.lightZones(index);
+      app.board.lightZones(index ?? app.ui.focus);
     },
     onActivate: (index) => activateCell(app, index),
     onFocus: (index) => { app.ui.focus = index; },
     size: () => shownGame(app)?.view?.size || 0,
+    onTurn: () => app.render(),
   });
   document.addEventListener('keydown', (event) => onPageKey(app, event));
   window.addEventListener('online', () => { if (app.conn.state === 'waiting') app.conn.connect(); });
