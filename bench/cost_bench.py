@@ -50,8 +50,9 @@ MEMORY_MB = {"connect": 512, "disconnect": 512, "deal": 2048, "lobby": 1024, "mo
 # Lambda pays for. Billed time = the handler's own CPU time (process CPU, the time spent
 # in the emulated services taken out), stretched by the share of a vCPU its memory buys
 # (a whole one at 1,769 MB), plus each remote call's round trip as typical in-region
-# figures have it (client work included). Posts of one request go out at once (a pool in
-# Notifier): one round trip however many.
+# figures have it (client work included). A connection's frames are posted one after the
+# other; ``Notifier.post_all`` posts to its connections at once, so it waits for the
+# connection with the most frames.
 FULL_VCPU_MB = 1769
 ROUND_TRIP_MS = {"dynamodb read": 5.0, "dynamodb write": 7.0, "dynamodb transaction": 15.0,
                  "sqs send": 10.0, "post": 15.0}
@@ -68,25 +69,57 @@ class Meter:
     def start(self) -> None:
         self.cpu_s = 0.0
         self.wait_ms = 0.0
-        self.posted = False
+        self.posting_at_once = False
 
-    def call(self, kind: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def call(self, kind: str | None, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """``fn`` as a call to a service of ``kind`` (``None``: its wait is counted by
+        the caller)."""
         started = time.process_time()
         try:
             return fn(*args, **kwargs)
         finally:
             with self.lock:
                 self.cpu_s += time.process_time() - started
-                if kind == "post":
-                    self.posted = True
-                else:
+                if kind is not None:
                     self.wait_ms += ROUND_TRIP_MS[kind]
+
+    def wait(self, ms: float) -> None:
+        with self.lock:
+            self.wait_ms += ms
 
     def billed_s(self, cpu_s: float, memory_mb: int) -> float:
         """The invocation's modelled duration, from its whole process CPU time."""
         own = max(0.0, cpu_s - self.cpu_s) * max(1.0, FULL_VCPU_MB / memory_mb)
-        waits = self.wait_ms + (ROUND_TRIP_MS["post"] if self.posted else 0.0)
-        return own + waits / 1000
+        return own + self.wait_ms / 1000
+
+
+def meter_posts(meter: Meter) -> Any:
+    """Patch ``Notifier`` so that its posts wait as they would in AWS; the undo."""
+    from numbridge.service.aws.notifier import Notifier
+
+    post, post_all = Notifier.post, Notifier.post_all
+
+    def one(self: Any, connection_id: str, frames: Any) -> bool:
+        frames = list(frames)
+        if not meter.posting_at_once:
+            meter.wait(len(frames) * ROUND_TRIP_MS["post"])
+        return post(self, connection_id, frames)
+
+    def at_once(self: Any, deliveries: Mapping[str, Sequence[Any]]) -> None:
+        meter.wait(max((len(f) for f in deliveries.values()), default=0)
+                   * ROUND_TRIP_MS["post"])
+        meter.posting_at_once = True
+        try:
+            post_all(self, deliveries)
+        finally:
+            meter.posting_at_once = False
+
+    Notifier.post, Notifier.post_all = one, at_once  # type: ignore[method-assign]
+
+    def undo() -> None:
+        Notifier.post, Notifier.post_all = post, post_all  # type: ignore[method-assign]
+
+    return undo
 
 
 class MeteredSqs:
@@ -205,6 +238,7 @@ def play_games(variant_room: str, variant: str, counts: Counter[str],
         return run
 
     harness.function = timed
+    undo_posts = meter_posts(meter)
     turns = 0
     try:
         with mock_aws():
@@ -216,7 +250,7 @@ def play_games(variant_room: str, variant: str, counts: Counter[str],
                 spy.client = MeteredSqs(spy.client, meter)
             post = world.api.post_to_connection
             world.api.post_to_connection = (  # type: ignore[method-assign]
-                lambda **kwargs: meter.call("post", post, **kwargs))
+                lambda **kwargs: meter.call(None, post, **kwargs))
             # As the reference client, `numbridge bot` and the load bench connect.
             ana, bob = world.join("ana", batch=True), world.join("bob", batch=True)
             conns = {"ana": ana, "bob": bob}
@@ -250,6 +284,7 @@ def play_games(variant_room: str, variant: str, counts: Counter[str],
             world.close()
     finally:
         harness.function = real_function
+        undo_posts()
     return turns
 
 

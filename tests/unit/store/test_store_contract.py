@@ -473,3 +473,21 @@ def test_a_late_state_item_is_written_in_one_kilobyte(store: Store) -> None:
     store.transact([put])
     row = games.load("g-1a229f12800840030d8e3")
     assert row is not None and row.state == state
+
+
+def test_an_archived_record_is_packed_and_one_archived_before_reads_as_it_was(
+        store: Store) -> None:
+    from numbridge import rules
+    from numbridge.store.club import Archive
+    from numbridge.store.port import item_bytes
+    from testkit.states import played
+
+    archive = Archive(store)
+    record = rules.archive_record(played("bridge", left=0))
+    put = Archive.put_write("g1", record)
+    assert isinstance(put, Put) and item_bytes(put.item) * 4 < len(json.dumps(record))
+    store.transact([put])
+    assert archive.get("g1") == record
+    store.put({"pk": keys.game("g0"), "sk": keys.RECORD, "record": json.dumps(record)})
+    assert archive.get("g0") == record
+    assert archive.get("g9") is None

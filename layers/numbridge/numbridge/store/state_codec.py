@@ -1,4 +1,6 @@
 """A game's state as stored: a few hundred bytes, so that a move writes 1 KB, not 2.
+(A finished game's archived record, alike but for the name of its list of moves,
+is stored the same way.)
 
 DynamoDB bills a write per KB of the item, and every move rewrites the state
 item. The state's JSON is packed losslessly in three steps:
@@ -52,18 +54,19 @@ _DICTIONARY_1 = (
 )
 
 
-def pack(state: dict[str, Any]) -> bytes:
-    """The stored bytes of ``state`` (a state's ``to_dict``)."""
-    record = state.get("record")
+def pack(state: dict[str, Any], entries: str = "record") -> bytes:
+    """The stored bytes of ``state`` (a state's ``to_dict``, or with ``entries="moves"``
+    an archived record), whose list of moves is named ``entries``."""
+    record = state.get(entries)
     if isinstance(record, dict):
-        raise ValueError("a state's record is a list of entries")
+        raise ValueError(f"a state's {entries} is a list of entries")
     columns = _columns(record) if isinstance(record, list) else None
-    text = _compact(state if columns is None else {**state, "record": columns})
+    text = _compact(state if columns is None else {**state, entries: columns})
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zdict=_DICTIONARY_1)
     return bytes([FORMAT_1]) + deflate.compress(text.encode()) + deflate.flush()
 
 
-def unpack(blob: bytes) -> dict[str, Any]:
+def unpack(blob: bytes, entries: str = "record") -> dict[str, Any]:
     """The state ``pack`` stored (:class:`ValueError` if it is not one)."""
     if not blob or blob[0] != FORMAT_1:
         raise ValueError(f"not a stored state of a known format: {blob[:1]!r}")
@@ -73,8 +76,8 @@ def unpack(blob: bytes) -> dict[str, Any]:
     except zlib.error as exc:
         raise ValueError(f"a stored state that does not inflate: {exc}") from exc
     state = dict(json.loads(text))
-    if isinstance(state.get("record"), dict):
-        state["record"] = _entries(state["record"])
+    if isinstance(state.get(entries), dict):
+        state[entries] = _entries(state[entries])
     return state
 
 
