@@ -87,9 +87,16 @@ def server(tmp_path: Path) -> Iterator[LocalServer]:
 class Page:
     """One player's browser context and page, recording what goes wrong in it."""
 
-    def __init__(self, browser: Any, name: str, init_script: str | None = None) -> None:
+    def __init__(
+        self, browser: Any, name: str, init_script: str | None = None, *,
+        locale: str = "en-US", viewport: dict[str, int] | None = None,
+    ) -> None:
         self.name = name
-        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        # English unless asked: these tests read the page's English words (test_languages.py
+        # reads the others).
+        self.context = browser.new_context(
+            viewport=viewport or {"width": 1400, "height": 1000}, locale=locale
+        )
         if init_script:
             self.context.add_init_script(init_script)
         self.context.set_default_timeout(TIMEOUT_MS)

@@ -5,6 +5,7 @@
 
 import { fill, s } from '../dom.js';
 import { variantName } from '../format.js';
+import { t } from '../i18n.js';
 import {
   EDGE_NEIGHBOUR, R, W, boardSize, cellOf, centre, corner, hexagon, inBoard, indexOf, pts, zonesOf,
 } from '../geometry.js';
@@ -44,9 +45,9 @@ function classesOf(cell) {
   return classes.join(' ');
 }
 
-function drawCell(view, cell) {
+function drawCell(view, cell, digit) {
   const [x, y] = centre(cell.r, cell.c);
-  const label = cellLabel(cell);
+  const label = cellLabel(cell, digit);
   const group = s('g', {
     class: classesOf(cell),
     // One tab stop for the whole board; the arrow keys move between cells.
@@ -79,7 +80,7 @@ function drawBoard(model) {
     class: `board size-${n} ${view.variant}`,
     viewBox: `${-PAD} ${-PAD} ${(width + 2 * PAD).toFixed(1)} ${(height + 2 * PAD).toFixed(1)}`,
     role: 'group',
-    'aria-label': `${variantName(view.variant)} board, ${n} by ${n}`,
+    'aria-label': t('board.label', { variant: variantName(view.variant), size: n }),
   });
   const cells = s('g', { class: 'cells' });
   const lines = s('g', { class: 'lines' });
@@ -90,7 +91,7 @@ function drawBoard(model) {
   const won = winnerBlocks(view);
 
   for (const cell of cellStates(model)) {
-    cells.append(drawCell(view, cell));
+    cells.append(drawCell(view, cell, model.digit));
     const hex = hexagon(...centre(cell.r, cell.c));
     drawEdges(lines, view, cell.r, cell.c, hex, domains);
     const block = view.blocks[cell.index];

@@ -1,0 +1,168 @@
+"""The reference client in each of its five languages, in a real browser.
+
+For each language a browser whose ``locale`` is that language opens the page:
+the sign-in card, the lobby and a game against the bot are worded from that
+language's catalog (``web/i18n/<lang>.json``) — the game and its variant named
+as the language's rule page names them, no message key left showing — and the
+rules link opens that language's rule page. The lobby and the game are saved
+as ``docs/screenshots/lobby-<lang>.png`` and ``game-<lang>.png`` (shown in the
+README). Another test switches the language with the header's switcher and
+finds the choice remembered over a reload.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from client import solve
+from e2e_server import LocalServer
+from test_browser import Page, board_now, browser, eventually, server  # noqa: F401 (fixtures)
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "docs" / "screenshots"
+CATALOGS = {
+    lang: json.loads((REPO / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    for lang in ("en", "el", "it", "bg", "es")
+}
+LOCALES = {"en": "en-GB", "el": "el-GR", "it": "it-IT", "bg": "bg-BG", "es": "es-ES"}
+# Bridge as each rule page (docs/seeds/) names it, and the game's own name.
+BRIDGE = {"en": "Bridge", "el": "Γέφυρα", "it": "Ponte", "bg": "Мост", "es": "Puente"}
+GAME_NAME = {"en": "Numbridge", "el": "Numbridge", "it": "Numbridge", "bg": "Цифромост",
+             "es": "Numbridge"}
+RULES_HEADING = {"en": "the rules, in one place", "el": "Numbridge: τα βασικά",
+                 "it": "Numbridge: le basi", "bg": "Цифромост: основи",
+                 "es": "Numbridge: lo básico"}
+
+
+def say(lang: str, key: str, **params: object) -> str:
+    """The catalog's message, filled (the plural form `other` for a count)."""
+    message = CATALOGS[lang][key]
+    if isinstance(message, dict):
+        message = message["other"]
+    for name, value in params.items():
+        message = message.replace("{" + name + "}", str(value))
+    return str(message)
+
+
+def no_key_shows(page: Any) -> None:
+    """A message the catalog lacked would show as its key (``status.your_move``)."""
+    text = page.locator("body").inner_text()
+    shown = [key for key in CATALOGS["en"] if key in text]
+    assert shown == [], shown
+
+
+def in_language(browser: Any, name: str, lang: str) -> Page:  # noqa: F811 (the fixture's value)
+    player = Page(browser, name, locale=LOCALES[lang], viewport={"width": 1280, "height": 900})
+    return player
+
+
+def shoot(page: Any, name: str) -> None:
+    """The page from its top, as a player sees it, once the passing toasts are clicked away."""
+    for toast in page.locator("#toasts .toast").all():
+        toast.click()
+    page.evaluate("window.scrollTo(0, 0)")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def play_a_few_turns(player: Page, turns: int) -> None:
+    """A mistake first (its red mark and log line), then right digits, by clicking."""
+    page = player.page
+    dealt = board_now(player)
+    size = int(len(dealt) ** 0.5)
+    solution = solve("".join(c["digit"] or "." for c in dealt), "".join(c["block"] for c in dealt))
+    for turn in range(turns):
+        eventually(lambda: page.locator("#status-line.mine").count(), "my move", 40)
+        cells = board_now(player)
+        tiles = page.locator("#hand button.tile")
+        hand = [int(tiles.nth(k).get_attribute("data-digit")) for k in range(tiles.count())]
+        empty = [int(c["index"]) for c in cells if c["digit"] == "" and c["clue"] == "0"]
+        wrong = turn == 0
+        k, index = next((k, i) for k, d in enumerate(hand) for i in empty
+                        if (solution[i] != str(d)) == wrong)
+        if "selected" not in (tiles.nth(k).get_attribute("class") or ""):
+            tiles.nth(k).click()
+        before = page.locator("#log li").count()
+        player.cell(index // size, index % size).click()
+        eventually(lambda b=before: page.locator("#log li").count() > b, "the move in the log")
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "it", "bg", "es"])
+def test_lobby_and_a_game_in_each_language(browser: Any, server: LocalServer, lang: str) -> None:  # noqa: F811
+    player = in_language(browser, f"lang-{lang}", lang)
+    try:
+        page = player.page
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#name-input")
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.locator("#top h1").inner_text().strip().endswith(GAME_NAME[lang])
+        assert page.locator("#name-form h2").inner_text() == say(lang, "signin.title")
+        assert page.locator("#language").input_value() == lang
+        page.fill("#name-input", f"ana-{lang}")
+        page.click("#name-form button[type=submit]")
+        player.wait_connected()
+        who = say(lang, "header.playing_as", name=f"ana-{lang}")
+        assert page.locator("#who").inner_text() == who
+        assert page.locator("#conn").inner_text() == say(lang, "conn.open")
+
+        # The lobby: rooms named as the rule page names the variants.
+        page.wait_for_selector("#rooms li.room[data-room=bridge]")
+        assert page.locator("#rooms-card h2").inner_text() == say(lang, "lobby.rooms")
+        assert BRIDGE[lang] in page.locator("#rooms li.room[data-room=bridge]").inner_text()
+        assert page.locator("#b-room option[value=bridge]").inner_text() == BRIDGE[lang]
+        no_key_shows(page)
+
+        # The rules, in this language, one click away.
+        href = page.locator("#rules-link").get_attribute("href")
+        assert href == f"/web/rules/{lang}"
+        with urllib.request.urlopen(f"{server.url}{href}", timeout=10) as answer:
+            assert RULES_HEADING[lang] in answer.read().decode("utf-8")
+        shoot(page, f"lobby-{lang}")
+
+        # A game against the bot, a few moves in.
+        page.select_option("#b-level", "easy")
+        page.select_option("#b-room", "bridge")
+        page.select_option("#b-blocks", "regular")
+        page.select_option("#b-colour", "blue")
+        page.click("#play-bot")
+        page.wait_for_selector("#board svg g.cell", timeout=60_000)
+        assert page.locator("#game-title").inner_text().startswith(BRIDGE[lang])
+        assert say(lang, "hand.yours") in page.locator("#hand").inner_text()
+        play_a_few_turns(player, 3)
+        eventually(lambda: page.locator("#status-line.mine").count(), "my move again", 40)
+        assert page.locator("#status-line").inner_text().startswith(say(lang, "status.your_move"))
+        mistake = page.locator("#log li[data-kind=mistake]").first.inner_text()
+        assert mistake.split(" ", 1)[1].startswith(say(lang, "log.you", name=f"ana-{lang}"))
+        assert say(lang, "action.exchange") in page.locator("#actions").inner_text()
+        no_key_shows(page)
+        shoot(page, f"game-{lang}")
+        assert player.problems == [], player.problems
+    finally:
+        player.close()
+
+
+def test_the_switcher_changes_the_language_and_is_remembered(
+    browser: Any, server: LocalServer,  # noqa: F811
+) -> None:
+    player = in_language(browser, "switcher", "en")
+    try:
+        page = player.page
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#name-input")
+        assert page.locator("#name-form h2").inner_text() == say("en", "signin.title")
+        with page.expect_navigation():
+            page.select_option("#language", "bg")
+        page.wait_for_selector("#name-input")
+        assert page.locator("#name-form h2").inner_text() == say("bg", "signin.title")
+        assert page.evaluate("document.documentElement.lang") == "bg"
+        page.reload()
+        page.wait_for_selector("#name-input")
+        assert page.locator("#name-form h2").inner_text() == say("bg", "signin.title")
+        assert page.locator("#rules-link").get_attribute("href") == "/web/rules/bg"
+        assert player.problems == [], player.problems
+    finally:
+        player.close()
