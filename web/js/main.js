@@ -23,6 +23,7 @@ import { $, oncePerFrame, toast } from './dom.js';
 import { onFrame } from './frames.js';
 import { GameStore } from './games.js';
 import { t } from './i18n.js';
+import { keepOffline } from './install.js';
 import { startLanguage } from './language.js';
 import { Lobby } from './lobby.js';
 import { tickClocks } from './panels.js';
@@ -77,11 +78,12 @@ function attachPage() {
   app.board = new Board($('#board'), {
     onHover: (index) => {
       app.ui.hover = index;
-      app.board.lightZones(index);
+      app.board.lightZones(index ?? app.ui.focus);
     },
     onActivate: (index) => activateCell(app, index),
     onFocus: (index) => { app.ui.focus = index; },
     size: () => shownGame(app)?.view?.size || 0,
+    onTurn: () => app.render(),
   });
   document.addEventListener('keydown', (event) => onPageKey(app, event));
   window.addEventListener('online', () => { if (app.conn.state === 'waiting') app.conn.connect(); });
@@ -100,6 +102,7 @@ function attachPage() {
 
 async function start() {
   await startLanguage();
+  keepOffline(); // after the catalogs came: the worker is told to keep them too
   attachPage();
   showConnState(app);
   app.lobby.render();

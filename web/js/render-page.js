@@ -24,6 +24,23 @@ function liveBoard(app, game, digit) {
   };
 }
 
+const inView = (node) => {
+  const box = node.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+};
+
+/** A game just opened (dealt, accepted, watched, replayed): its board and clocks into
+ * view. On a phone the form or list that opened it may be screens below; the title and
+ * the move's status come too where they fit above the board. */
+function reveal() {
+  const board = $('#board');
+  const clocks = $('#players');
+  if (inView(board) && inView(clocks)) return;
+  const view = $('#game-view');
+  const whole = board.getBoundingClientRect().bottom - view.getBoundingClientRect().top;
+  (whole <= window.innerHeight ? view : $('#game-body')).scrollIntoView({ block: 'start' });
+}
+
 export function renderPage(app) {
   const { ui } = app;
   app.lobby.renderGames();
@@ -47,4 +64,8 @@ export function renderPage(app) {
   });
   app.board.set(replaying(game) ? replayBoard(app, game) : liveBoard(app, game, digit));
   tickClocks(game, app.store.serverNow());
+  if (ui.reveal) {
+    ui.reveal = false;
+    reveal();
+  }
 }

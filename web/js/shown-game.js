@@ -14,6 +14,7 @@ export function showGame(app, gid) {
   if (ui.current !== gid) {
     clearSelections(ui);
     stopPlaying(app);
+    ui.reveal = true;
   }
   ui.current = gid;
   const game = app.store.get(gid);

@@ -18,6 +18,7 @@ export function createUi() {
     hint: null,
     hintUntil: 0,
     changingName: false,
+    reveal: false, // a game was just opened: bring its board into view once drawn
   };
 }
 

@@ -321,3 +321,38 @@ def test_no_other_rule_page(gateway: ThreadedGateway, path: str) -> None:
 
 def test_a_web_root_without_docs_has_no_rule_pages(sandboxed: ThreadedGateway) -> None:
     assert get(sandboxed, "/web/rules/en")[0] == 404
+
+
+def test_the_service_worker_may_keep_the_whole_page(gateway: ThreadedGateway) -> None:
+    """web/sw.js keeps ``/`` although it lives under ``/web/``: its answer has to allow it."""
+    status, headers, body = get(gateway, "/web/sw.js", accept="*/*")
+    assert status == 200 and body == (WEB / "sw.js").read_bytes()
+    assert headers["content-type"] == "text/javascript; charset=utf-8"
+    assert headers["service-worker-allowed"] == "/"
+    assert "service-worker-allowed" not in get(gateway, "/web/js/main.js", accept="*/*")[1]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_manifest_names_the_app_and_its_icons(gateway: ThreadedGateway) -> None:
+    status, headers, body = get(gateway, "/web/manifest.webmanifest", accept="*/*")
+    assert status == 200 and headers["content-type"] == "application/manifest+json"
+    manifest = json.loads(body)
+    assert manifest["name"] == "Numbridge" and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/" and manifest["theme_color"].startswith("#")
+    sizes = set()
+    for icon in manifest["icons"]:
+        assert icon["src"].startswith("/web/")
+        status, headers, data = get(gateway, icon["src"], accept="*/*")
+        assert status == 200 and headers["content-type"] == "image/png"
+        width, height = png_size(data)
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(width)
+    assert {192, 512} <= sizes
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="manifest" href="/web/manifest.webmanifest">' in page
+    policy = get(gateway, "/")[1]["content-security-policy"]
+    assert "manifest-src 'self'" in policy and "worker-src 'self'" in policy

@@ -11,11 +11,17 @@ const indexOfTarget = (target) => {
 
 /**
  * Listen to the board in `holder`: `onHover(index|null)` as the pointer or the focus
- * moves over cells, `onActivate(index)` on a click or Enter/Space, `onFocus(index)` when
+ * moves over cells (or a finger presses one), `onActivate(index)` on a click or Enter/Space, `onFocus(index)` when
  * the arrow keys move the focus (then `moveFocus(index)` moves the tab stop there).
  */
 export function listen(holder, { onHover, onActivate, onFocus, size, moveFocus }) {
   holder.addEventListener('pointerover', (event) => {
+    const index = indexOfTarget(event.target);
+    if (index !== null) onHover(index);
+  });
+  // A finger has no hover: pressing a cell lights its zones (and they stay on the cell
+  // tapped, the page's focus, once the finger is lifted).
+  holder.addEventListener('pointerdown', (event) => {
     const index = indexOfTarget(event.target);
     if (index !== null) onHover(index);
   });

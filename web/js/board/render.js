@@ -5,10 +5,8 @@
 
 import { fill, s } from '../dom.js';
 import { variantName } from '../format.js';
+import { R, cellOf, corner, hexagon, inBoard, indexOf, layout, pts, zonesOf } from '../geometry.js';
 import { t } from '../i18n.js';
-import {
-  EDGE_NEIGHBOUR, R, W, boardSize, cellOf, centre, corner, hexagon, inBoard, indexOf, pts, zonesOf,
-} from '../geometry.js';
 import { cellLabel, cellStates, decidedBlocks, sideOf, winnerBlocks, winningPath } from './model.js';
 
 const PAD = 34;
@@ -26,7 +24,8 @@ export function renderBoard(holder, model) {
   const refocus = active && holder.contains(active) && active.matches(':focus-visible')
     ? active.dataset.index : null;
   fill(holder, drawBoard(model));
-  lightZones(holder, model.view, model.hover);
+  // Under the pointer, else the cell last pressed or reached by the keys.
+  lightZones(holder, model.view, model.hover ?? model.focus);
   if (refocus !== null && refocus !== undefined) {
     const cell = holder.querySelector(`g.cell[data-index="${refocus}"]`);
     if (cell) cell.focus({ preventScroll: true });
@@ -45,8 +44,8 @@ function classesOf(cell) {
   return classes.join(' ');
 }
 
-function drawCell(view, cell, digit) {
-  const [x, y] = centre(cell.r, cell.c);
+function drawCell(view, cell, at, digit) {
+  const [x, y] = at.centre(cell.r, cell.c);
   const label = cellLabel(cell, digit);
   const group = s('g', {
     class: classesOf(cell),
@@ -75,9 +74,10 @@ function drawCell(view, cell, digit) {
 function drawBoard(model) {
   const { view } = model;
   const n = view.size;
-  const { width, height } = boardSize(n);
+  const at = layout(n, Boolean(model.turned));
+  const { width, height } = at.size;
   const svg = s('svg', {
-    class: `board size-${n} ${view.variant}`,
+    class: `board size-${n} ${view.variant}${at.turned ? ' turned' : ''}`,
     viewBox: `${-PAD} ${-PAD} ${(width + 2 * PAD).toFixed(1)} ${(height + 2 * PAD).toFixed(1)}`,
     role: 'group',
     'aria-label': t('board.label', { variant: variantName(view.variant), size: n }),
@@ -91,24 +91,24 @@ function drawBoard(model) {
   const won = winnerBlocks(view);
 
   for (const cell of cellStates(model)) {
-    cells.append(drawCell(view, cell, model.digit));
-    const hex = hexagon(...centre(cell.r, cell.c));
-    drawEdges(lines, view, cell.r, cell.c, hex, domains);
+    cells.append(drawCell(view, cell, at, model.digit));
+    const hex = hexagon(...at.centre(cell.r, cell.c));
+    drawEdges(lines, view, cell.r, cell.c, hex, domains, at);
     const block = view.blocks[cell.index];
     if (decided && decided.get(block) !== '.') {
-      drawOutline(overlay, view, cell.r, cell.c, decided.get(block), won.has(block));
+      drawOutline(overlay, view, cell.r, cell.c, decided.get(block), won.has(block), at);
     }
   }
 
   const path = winningPath(view);
   if (path) {
-    overlay.append(s('polyline', { class: `win-path ${view.result.winner}`, points: pts(path.map(([r, c]) => centre(r, c))) }));
+    overlay.append(s('polyline', { class: `win-path ${view.result.winner}`, points: pts(path.map(([r, c]) => at.centre(r, c))) }));
   }
 
   // Mistakes: the wrong digit on red, fading out (for both players).
   const now = Date.now();
   for (const flash of model.flashes || []) {
-    const [x, y] = centre(...cellOf(flash.index, n));
+    const [x, y] = at.centre(...cellOf(flash.index, n));
     const mark = s('g', { class: `flash${flash.still ? ' still' : ''}`, dataset: { index: flash.index } },
       s('polygon', { points: pts(hexagon(x, y, R - 1)) }),
       s('text', { class: 'digit', x: fixed(x), y: fixed(y + 1) }, String(flash.digit)));
@@ -116,14 +116,14 @@ function drawBoard(model) {
     overlay.append(mark);
   }
 
-  // Coordinates: column numbers above the first row, row numbers left of the first column.
+  // Coordinates: column numbers beside the first row, row numbers beside the first column.
   for (let c = 0; c < n; c++) {
-    const [x] = centre(0, c);
-    labels.append(s('text', { class: 'label', x: fixed(x), y: -17 }, String(c)));
+    const [x, y] = at.columnLabel(c);
+    labels.append(s('text', { class: 'label', x: fixed(x), y: fixed(y) }, String(c)));
   }
   for (let r = 0; r < n; r++) {
-    const [x, y] = centre(r, 0);
-    labels.append(s('text', { class: 'label', x: fixed(x - W / 2 - 15), y: fixed(y) }, String(r)));
+    const [x, y] = at.rowLabel(r);
+    labels.append(s('text', { class: 'label', x: fixed(x), y: fixed(y) }, String(r)));
   }
 
   svg.append(cells, lines, overlay, labels);
@@ -135,11 +135,11 @@ function segment([x1, y1], [x2, y2]) {
 }
 
 /** The board's edge (Bridge/Blitz: coloured by whose side it is) and block boundaries. */
-function drawEdges(lines, view, r, c, hex, domains) {
+function drawEdges(lines, view, r, c, hex, domains, at) {
   const n = view.size;
   const i = indexOf(r, c, n);
   for (let k = 0; k < 6; k++) {
-    const [dr, dc] = EDGE_NEIGHBOUR[k];
+    const [dr, dc] = at.across(k);
     const nr = r + dr;
     const nc = c + dc;
     const seg = segment(hex[k], hex[(k + 1) % 6]);
@@ -152,13 +152,13 @@ function drawEdges(lines, view, r, c, hex, domains) {
 }
 
 /** Domains: a decided block outlined just inside its boundary in its owner's colour. */
-function drawOutline(overlay, view, r, c, owner, won) {
+function drawOutline(overlay, view, r, c, owner, won, at) {
   const n = view.size;
   const block = view.blocks[indexOf(r, c, n)];
-  const [x, y] = centre(r, c);
+  const [x, y] = at.centre(r, c);
   const inner = [0, 1, 2, 3, 4, 5].map((k) => corner(x, y, k, R - 4.5));
   for (let k = 0; k < 6; k++) {
-    const [dr, dc] = EDGE_NEIGHBOUR[k];
+    const [dr, dc] = at.across(k);
     const nr = r + dr;
     const nc = c + dc;
     if (inBoard(nr, nc, n) && view.blocks[indexOf(nr, nc, n)] === block) continue;
