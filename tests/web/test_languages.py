@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_kit import Page, board_now, eventually, fresh_name, play_the_bot
 from client import solve
 from e2e_server import LocalServer
-from test_browser import Page, board_now, browser, eventually, server  # noqa: F401 (fixtures)
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOTS = REPO / "docs" / "screenshots"
@@ -28,6 +28,7 @@ CATALOGS = {
     lang: json.loads((REPO / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
     for lang in ("en", "el", "it", "bg", "es")
 }
+SCREEN = {"width": 1280, "height": 900}  # the screenshots' size
 LOCALES = {"en": "en-GB", "el": "el-GR", "it": "it-IT", "bg": "bg-BG", "es": "es-ES"}
 # Bridge as each rule page (docs/seeds/) names it, and the game's own name.
 BRIDGE = {"en": "Bridge", "el": "Γέφυρα", "it": "Ponte", "bg": "Мост", "es": "Puente"}
@@ -55,9 +56,9 @@ def no_key_shows(page: Any) -> None:
     assert shown == [], shown
 
 
-def in_language(browser: Any, name: str, lang: str) -> Page:  # noqa: F811 (the fixture's value)
-    player = Page(browser, name, locale=LOCALES[lang], viewport={"width": 1280, "height": 900})
-    return player
+def in_language(browser: Any, name: str, lang: str) -> Page:
+    """A browser whose language is `lang` (the page has no choice remembered yet)."""
+    return Page(browser, fresh_name(name), locale=LOCALES[lang], viewport=SCREEN)
 
 
 def shoot(page: Any, name: str) -> None:
@@ -92,20 +93,21 @@ def play_a_few_turns(player: Page, turns: int) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "el", "it", "bg", "es"])
-def test_lobby_and_a_game_in_each_language(browser: Any, server: LocalServer, lang: str) -> None:  # noqa: F811
-    player = in_language(browser, f"lang-{lang}", lang)
+def test_lobby_and_a_game_in_each_language(browser: Any, club: LocalServer, lang: str) -> None:
+    player = in_language(browser, f"ana-{lang}-", lang)
+    name = player.name
     try:
         page = player.page
-        page.goto(f"{server.url}/")
+        page.goto(f"{club.url}/")
         page.wait_for_selector("#name-input")
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.locator("#top h1").inner_text().strip().endswith(GAME_NAME[lang])
         assert page.locator("#name-form h2").inner_text() == say(lang, "signin.title")
         assert page.locator("#language").input_value() == lang
-        page.fill("#name-input", f"ana-{lang}")
+        page.fill("#name-input", name)
         page.click("#name-form button[type=submit]")
         player.wait_connected()
-        who = say(lang, "header.playing_as", name=f"ana-{lang}")
+        who = say(lang, "header.playing_as", name=name)
         assert page.locator("#who").inner_text() == who
         assert page.locator("#conn").inner_text() == say(lang, "conn.open")
 
@@ -119,24 +121,19 @@ def test_lobby_and_a_game_in_each_language(browser: Any, server: LocalServer, la
         # The rules, in this language, one click away.
         href = page.locator("#rules-link").get_attribute("href")
         assert href == f"/web/rules/{lang}"
-        with urllib.request.urlopen(f"{server.url}{href}", timeout=10) as answer:
+        with urllib.request.urlopen(f"{club.url}{href}", timeout=10) as answer:
             assert RULES_HEADING[lang] in answer.read().decode("utf-8")
         shoot(page, f"lobby-{lang}")
 
         # A game against the bot, a few moves in.
-        page.select_option("#b-level", "easy")
-        page.select_option("#b-room", "bridge")
-        page.select_option("#b-blocks", "regular")
-        page.select_option("#b-colour", "blue")
-        page.click("#play-bot")
-        page.wait_for_selector("#board svg g.cell", timeout=60_000)
+        play_the_bot(player, room="bridge")
         assert page.locator("#game-title").inner_text().startswith(BRIDGE[lang])
         assert say(lang, "hand.yours") in page.locator("#hand").inner_text()
         play_a_few_turns(player, 3)
         eventually(lambda: page.locator("#status-line.mine").count(), "my move again", 40)
         assert page.locator("#status-line").inner_text().startswith(say(lang, "status.your_move"))
         mistake = page.locator("#log li[data-kind=mistake]").first.inner_text()
-        assert mistake.split(" ", 1)[1].startswith(say(lang, "log.you", name=f"ana-{lang}"))
+        assert mistake.split(" ", 1)[1].startswith(say(lang, "log.you", name=name))
         assert say(lang, "action.exchange") in page.locator("#actions").inner_text()
         no_key_shows(page)
         shoot(page, f"game-{lang}")
@@ -146,12 +143,12 @@ def test_lobby_and_a_game_in_each_language(browser: Any, server: LocalServer, la
 
 
 def test_the_switcher_changes_the_language_and_is_remembered(
-    browser: Any, server: LocalServer,  # noqa: F811
+    browser: Any, club: LocalServer,
 ) -> None:
     player = in_language(browser, "switcher", "en")
     try:
         page = player.page
-        page.goto(f"{server.url}/")
+        page.goto(f"{club.url}/")
         page.wait_for_selector("#name-input")
         assert page.locator("#name-form h2").inner_text() == say("en", "signin.title")
         with page.expect_navigation():
