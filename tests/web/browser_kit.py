@@ -56,6 +56,9 @@ class Page:
                  phone: dict[str, int] | None = None, profile: Path | None = None,
                  **options: Any) -> None:
         self.name = name
+        # English unless a test asks for another language: the tests read the English words
+        # (test_languages.py reads the others).
+        options = {"locale": "en-US", **options}
         if phone:
             options = {"viewport": phone, "has_touch": True, "is_mobile": True,
                        "device_scale_factor": 2, **options}

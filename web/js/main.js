@@ -9,6 +9,7 @@
  *   shown-game.js  the game shown, and what it needs; play.js the player's moves in it
  *   board.js       the board (board/: model, render, events); panels.js all around it
  *   replay-controls.js  a finished game replayed; sign-in.js, conn-status.js the header
+ *   i18n.js        every word shown, from web/i18n/<lang>.json; language.js picks the language
  * Every module here gets the one `app` below: the connection, the store, the lobby, the
  * board, the selections (ui-state.js) and `render`. Frames change the model; the page is
  * drawn from it (render-page.js) at most once per animation frame. Requests are sent by
@@ -21,7 +22,9 @@ import { showConnState, explainRefusal } from './conn-status.js';
 import { $, oncePerFrame, toast } from './dom.js';
 import { onFrame } from './frames.js';
 import { GameStore } from './games.js';
+import { t } from './i18n.js';
 import { keepOffline } from './install.js';
+import { startLanguage } from './language.js';
 import { Lobby } from './lobby.js';
 import { tickClocks } from './panels.js';
 import { activateCell, onPageKey } from './play.js';
@@ -45,7 +48,7 @@ app.conn = new Connection({
   onOpen,
   onState: () => showConnState(app),
   onNeverOpened: () => explainRefusal(app),
-  onQueued: (text) => toast(text, 'info'),
+  onQueued: () => toast(t('conn.queued'), 'info'),
 });
 app.request = (action, fields, onAnswer, quiet) => app.conn.request(action, fields, onAnswer, quiet);
 app.store = new GameStore(app.request, (game, change) => onGameChange(app, game, change));
@@ -97,7 +100,13 @@ function attachPage() {
   }, LIVE_EVERY_MS);
 }
 
-keepOffline();
-attachPage();
-app.lobby.render();
-signInAtStart(app);
+async function start() {
+  await startLanguage();
+  keepOffline(); // after the catalogs came: the worker is told to keep them too
+  attachPage();
+  showConnState(app);
+  app.lobby.render();
+  signInAtStart(app);
+}
+
+start();
