@@ -68,6 +68,13 @@ function drawCell(view, cell, at, digit) {
     // Clue marker: a small notch at the top of the cell (filled once taken).
     group.append(s('circle', { class: 'clue-mark', cx: fixed(x), cy: fixed(y - R * 0.66), r: 3.2 }));
   }
+  if (cell.owner === 'b' || cell.owner === 'r') {
+    // Whose it is by shape as well as by colour: a dot for Blue, a square for Red.
+    const low = y + R * 0.62;
+    group.append(cell.owner === 'b'
+      ? s('circle', { class: 'own-mark b', cx: fixed(x), cy: fixed(low), r: 3.8 })
+      : s('rect', { class: 'own-mark r', x: fixed(x - 3.5), y: fixed(low - 3.5), width: 7, height: 7 }));
+  }
   return group;
 }
 
