@@ -5,25 +5,32 @@ the sign-in card, the lobby and a game against the bot are worded from that
 language's catalog (``web/i18n/<lang>.json``) — the game and its variant named
 as the language's rule page names them, no message key left showing — and the
 rules link opens that language's rule page. The lobby and the game are saved
-as ``docs/screenshots/lobby-<lang>.png`` and ``game-<lang>.png`` (shown in the
-README). Another test switches the language with the header's switcher and
-finds the choice remembered over a reload.
+as ``lobby-<lang>.png`` and ``game-<lang>.png``: in ``tests/web/artifacts/`` on
+every run, and into ``docs/screenshots/`` (the README's) when asked, so that
+``make test`` leaves the checkout as it was:
+
+    NUMBRIDGE_README_SHOTS=1 .venv/bin/pytest -p no:xdist tests/web/test_languages.py
+
+Another test switches the language with the header's switcher and finds the
+choice remembered over a reload.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import Page, board_now, eventually, fresh_name, play_the_bot
+from browser_kit import ARTIFACTS, Page, board_now, eventually, fresh_name, play_the_bot
 from client import solve
 from e2e_server import LocalServer
 
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "docs" / "screenshots"
+SCREENSHOTS = (REPO / "docs" / "screenshots" if os.environ.get("NUMBRIDGE_README_SHOTS") == "1"
+               else ARTIFACTS)
 CATALOGS = {
     lang: json.loads((REPO / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
     for lang in ("en", "el", "it", "bg", "es")
