@@ -91,7 +91,19 @@ export const rememberedName = () => localStorage.getItem(NAME_KEY) || '';
 export const rememberName = (name) => localStorage.setItem(NAME_KEY, name);
 export const forgetName = () => localStorage.removeItem(NAME_KEY);
 
-/** `POST /local/token`: a token for `name` from the local server (Error: its reason). */
+/**
+ * Why signing in failed, as a catalog key's last part (`signin.<code>`, i18n.js) and
+ * what fills it: the page words it in the player's language.
+ */
+export class SignInError extends Error {
+  constructor(code, params = {}) {
+    super(code);
+    this.code = code;
+    this.params = params;
+  }
+}
+
+/** `POST /local/token`: a token for `name` from the local server (SignInError: why not). */
 export async function signInByName(name) {
   let response;
   try {
@@ -102,7 +114,7 @@ export async function signInByName(name) {
       cache: 'no-store',
     });
   } catch (_) {
-    throw new Error('The server does not answer: is `numbridge serve` running?');
+    throw new SignInError('server_down');
   }
   let answer = null;
   try {
@@ -111,11 +123,10 @@ export async function signInByName(name) {
     answer = null;
   }
   if (response.ok && answer && typeof answer.token === 'string') return answer.token;
-  if (answer && typeof answer.error === 'string') throw new Error(answer.error);
-  if (response.status === 404 || response.status === 405) {
-    throw new Error('This server has no sign-in by name: paste a token instead.');
-  }
-  throw new Error(`sign-in failed (${response.status})`);
+  // The server's reason is English (it is for logs too): shown as it says it.
+  if (answer && typeof answer.error === 'string') throw new SignInError('refused', { reason: answer.error });
+  if (response.status === 404 || response.status === 405) throw new SignInError('no_name_sign_in');
+  throw new SignInError('failed', { status: response.status });
 }
 
 // ------------------------------------------------------- Cognito managed login (PKCE)
@@ -143,7 +154,7 @@ async function cognitoTokens(grant) {
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ client_id: login.client, ...grant }),
   });
-  if (!response.ok) throw new Error(`sign-in failed (${response.status})`);
+  if (!response.ok) throw new SignInError('failed', { status: response.status });
   const tokens = await response.json();
   if (tokens.refresh_token) localStorage.setItem(REFRESH_KEY, tokens.refresh_token);
   return tokens.id_token;
