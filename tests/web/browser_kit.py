@@ -110,6 +110,25 @@ def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0) -> 
         time.sleep(0.1)
 
 
+def refreshed_until(player: Page, button: str, check: Callable[[], Any], what: str,
+                    timeout_s: float = 30.0, every_s: float = 1.5) -> Any:
+    """`check` true, pressing the list's Refresh now and then: the lobby's lists have no
+    push, and the page asks again only every 15 s by itself (a count that changed just
+    after an answer would otherwise wait for that)."""
+    last = 0.0
+
+    def refreshing() -> Any:
+        nonlocal last
+        if check():
+            return True
+        if time.monotonic() - last > every_s:
+            player.page.click(button)
+            last = time.monotonic()
+        return False
+
+    return eventually(refreshing, what, timeout_s)
+
+
 def open_with_token(player: Page, server: LocalServer) -> None:
     """The page, signed in by a token in the address (no sign-in form to fill)."""
     player.page.goto(f"{server.url}/?token={server.token(player.name)}")

@@ -42,8 +42,16 @@ export function fmtDuration(ms) {
   return fmtUnit(Math.round(ms / 1000), 'second');
 }
 
-/** A result in words; `players` maps seats to `{name}` (or to a name), `you` the viewer's seat. */
-export function resultText(result, players, variant, you) {
+/**
+ * A result in words; `players` maps seats to `{name}` (or to a name), `you` the viewer's
+ * seat; `sides` how the board lies where the words are read ('flat' or 'turned', see
+ * geometry.js `layout`), which names the sides a winner connected; null: not named (a
+ * line that stays while the screen may turn).
+ */
+/** A seat's goal in Bridge and Blitz, naming its sides as the board lies ('flat', 'turned'). */
+export const goalText = (seat, sides = 'flat') => t(`player.goal_${seat}${sides === 'turned' ? '_turned' : ''}`);
+
+export function resultText(result, players, variant, you, sides = 'flat') {
   if (!result) return '';
   const name = (seat) => (players && players[seat] ? (players[seat].name || players[seat]) : seatName(seat));
   const winner = result.winner;
@@ -59,7 +67,8 @@ export function resultText(result, players, variant, you) {
           ? t('result.majority_score', { who, won: table[winner], lost: table[loser], count: table.undecided })
           : t('result.majority', { who });
       }
-      return t(winner === 'blue' ? 'result.connected_blue' : 'result.connected_red', { who });
+      if (!sides) return t('result.connected', { who });
+      return t(`result.connected_${winner}${sides === 'turned' ? '_turned' : ''}`, { who });
     case 'resign':
     case 'time': {
       // Who lost, said first: "ana resigned — you win", "You ran out of time — bob wins".

@@ -42,7 +42,8 @@ function text(view, ev) {
     case 'resumed':
       return t('log.resumed');
     case 'finished':
-      return resultText(ev.result, view.players, view.variant, view.you);
+      // A line that stays: the sides unnamed (the screen, and so the board, may turn).
+      return resultText(ev.result, view.players, view.variant, view.you, null);
     case 'taken':
       return t(ev.paid ? 'log.taken' : 'log.taken_free', { who: seatName(view, ev.seat), ...PARAMS.taken(view, ev) });
     default:

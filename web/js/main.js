@@ -16,6 +16,7 @@
  * event handlers, never while rendering. */
 
 import * as auth from './auth.js';
+import { announceChange, attachAnnouncer } from './announce.js';
 import { Board } from './board.js';
 import { Connection } from './connection.js';
 import { showConnState, explainRefusal } from './conn-status.js';
@@ -24,8 +25,10 @@ import { onFrame } from './frames.js';
 import { GameStore } from './games.js';
 import { t } from './i18n.js';
 import { keepOffline } from './install.js';
+import { attachKeys } from './keys.js';
 import { startLanguage } from './language.js';
 import { Lobby } from './lobby.js';
+import { attachNotices, noticeMove } from './notice.js';
 import { tickClocks } from './panels.js';
 import { activateCell, onPageKey } from './play.js';
 import { renderPage } from './render-page.js';
@@ -51,7 +54,11 @@ app.conn = new Connection({
   onQueued: () => toast(t('conn.queued'), 'info'),
 });
 app.request = (action, fields, onAnswer, quiet) => app.conn.request(action, fields, onAnswer, quiet);
-app.store = new GameStore(app.request, (game, change) => onGameChange(app, game, change));
+app.store = new GameStore(app.request, (game, change) => {
+  onGameChange(app, game, change);
+  announceChange(app, game, change);
+  noticeMove(game, change);
+});
 app.lobby = new Lobby({
   request: app.request,
   me: () => app.me,
@@ -86,6 +93,9 @@ function attachPage() {
     onTurn: () => app.render(),
   });
   document.addEventListener('keydown', (event) => onPageKey(app, event));
+  attachKeys();
+  attachAnnouncer();
+  attachNotices(() => app.render());
   window.addEventListener('online', () => { if (app.conn.state === 'waiting') app.conn.connect(); });
   setInterval(() => {
     if (app.conn.state === 'waiting') showConnState(app);

@@ -7,7 +7,7 @@
 import { $, fill, h } from './dom.js';
 import { blockSummary } from './geometry.js';
 import {
-  SEATS, blocksName, cellText, fmtClock, other, resultText, roomName, seatName, variantName,
+  SEATS, blocksName, cellText, fmtClock, goalText, other, resultText, roomName, seatName, variantName,
 } from './format.js';
 import { fmtList, fmtUnit, t } from './i18n.js';
 import { clockNow, features, isSpectator, secondOfPair } from './reducer.js';
@@ -27,6 +27,7 @@ import { clampStep, lastStep, movesOf, moveText, positionAt } from './replay.js'
  * @property {() => void} unwatch
  * @property {{to: (step: number) => void, toggle: () => void}} replay  the record's replay
  * @property {string|null} hint  a passing hint to show instead of the default one
+ * @property {'flat'|'turned'} sides  how the board lies: the words for each colour's sides
  */
 
 export function renderPanels(ctx) {
@@ -55,13 +56,13 @@ function renderTitle({ game }) {
     h('span', { class: 'muted small gid' }, ` ${game.id} · v${view.v}`));
 }
 
-function renderStatus({ game }) {
+function renderStatus({ game, sides }) {
   const view = game.view;
   const node = $('#status-line');
   node.className = '';
   if (view.status === 'finished') {
     node.className = 'finished';
-    fill(node, resultText(view.result, view.players, view.variant, view.you));
+    fill(node, resultText(view.result, view.players, view.variant, view.you, sides));
   } else if (view.status === 'adjourned') {
     const asked = (view.resume_requested || []).map((seat) => nameOf(view, seat));
     node.className = 'adjourned';
@@ -85,14 +86,14 @@ function presenceBadge(player) {
   }, player.online ? t('player.online') : t('player.away'));
 }
 
-function renderPlayers({ game }) {
+function renderPlayers({ game, sides }) {
   const view = game.view;
   const domains = view.variant === 'domains';
   const showPresence = features(view).presence;
   fill($('#players'), ...SEATS.map((seat) => {
     const player = view.players[seat] || { name: seat, hand_size: 0, mistakes: 0, clock_ms: null };
     const moving = view.status === 'playing' && view.turn === seat;
-    const goal = domains ? t('player.goal_domains') : t(`player.goal_${seat}`);
+    const goal = domains ? t('player.goal_domains') : goalText(seat, sides);
     return h('div', { class: `player ${seat}${moving ? ' moving' : ''}${view.you === seat ? ' you' : ''}`, dataset: { seat } },
       h('div', { class: 'player-name' },
         h('span', { class: `seat-dot ${seat}` }), h('strong', {}, player.name),
@@ -239,7 +240,7 @@ function renderDomains({ game }) {
     secondOfPair(view) ? h('p', { class: 'pair-note' }, t('status.pair_note')) : null);
 }
 
-function renderResult({ game, summary }) {
+function renderResult({ game, summary, sides }) {
   const view = game.view;
   const holder = $('#result');
   holder.hidden = view.status !== 'finished';
@@ -248,7 +249,7 @@ function renderResult({ game, summary }) {
   const cls = !result.winner ? 'draw' : result.winner === view.you ? 'won' : view.you ? 'lost' : 'neutral';
   fill(holder,
     h('h3', {}, t('result.title')),
-    h('p', { class: `result ${cls}` }, resultText(result, view.players, view.variant, view.you)),
+    h('p', { class: `result ${cls}` }, resultText(result, view.players, view.variant, view.you, sides)),
     summary && summary.rating ? h('p', { class: 'small' },
       t(summary.rating.provisional ? 'result.rating_provisional' : 'result.rating', {
         before: Math.round(summary.rating.before), after: Math.round(summary.rating.after),
@@ -280,7 +281,7 @@ const REPLAY_BUTTONS = [['first', '|◀'], ['back', '◀'], ['play', null], ['fo
  * over the moves, the moves list (a row jumps there). Built once per record and updated
  * in place, so that a dragged slider stays under the pointer.
  */
-function renderRecord({ game, ui, replay }) {
+function renderRecord({ game, ui, replay, sides }) {
   const holder = $('#record');
   const record = game.record;
   holder.hidden = !record;
@@ -317,7 +318,7 @@ function renderRecord({ game, ui, replay }) {
   const where = k === 0 ? t('replay.deal') : t('replay.move', { k, n, move: moveText(position.move, players) });
   const empty = [...position.digits].filter((d) => d === '.').length;
   const result = resultText(record.result, { blue: { name: players.blue }, red: { name: players.red } },
-    record.options?.variant, null);
+    record.options?.variant, null, sides);
   const end = k === n
     ? [t('replay.end', { result }), empty ? t('replay.solution', { count: empty }) : ''].filter(Boolean).join(' ') : '';
   fill(holder.querySelector('#replay-where'), where, h('span', { class: 'muted' }, ` · ${mistakes}`));

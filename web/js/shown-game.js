@@ -84,7 +84,7 @@ export function onGameChange(app, game, { isNew, before, events, state }) {
   for (const event of events) {
     if (event.type === 'mistake') setTimeout(app.render, FLASH_MS + 50);
     if (event.type === 'finished') {
-      if (game === shownGame(app)) toast(resultText(event.result, view.players, view.variant, view.you), 'info');
+      if (game === shownGame(app)) toast(resultText(event.result, view.players, view.variant, view.you, app.board.turned ? 'turned' : 'flat'), 'info');
       setTimeout(() => app.request('games', {}, null), 300);
     }
   }
