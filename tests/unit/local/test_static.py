@@ -292,16 +292,25 @@ def test_banner_names_the_browser_client() -> None:
 def test_the_rules_in_each_language(gateway: ThreadedGateway, lang: str, words: str) -> None:
     status, headers, body = get(gateway, f"/web/rules/{lang}")
     assert status == 200
-    assert headers["content-type"] == "text/plain; charset=utf-8"
+    assert headers["content-type"] == "text/html; charset=utf-8"
     assert headers["x-content-type-options"] == "nosniff"
-    assert headers["content-security-policy"].startswith("default-src 'none'")
-    assert words in body.decode("utf-8")
+    policy = headers["content-security-policy"]
+    assert policy.startswith("default-src 'none'") and "script-src" not in policy
+    page = body.decode("utf-8")
+    assert f'<html lang="{lang}">' in page
+    assert f"<h1>{words}</h1>" in page or words in page.split("<h1>")[1].split("</h1>")[0]
+    assert "<script" not in page
 
 
 def test_the_greek_rules_have_domains_too(gateway: ThreadedGateway) -> None:
     """Greek has a page of its own for Domains (Κτήσεις): both pages, the basics first."""
     text = get(gateway, "/web/rules/el")[2].decode("utf-8")
-    assert text.index("Numbridge: τα βασικά") < text.index("Κτήσεις είναι η παραλλαγή")
+    assert text.index("<h1>Numbridge: τα βασικά</h1>") < text.index("<h1>Κτήσεις</h1>")
+
+
+def test_the_rule_page_has_its_stylesheet(gateway: ThreadedGateway) -> None:
+    status, headers, _ = get(gateway, "/web/css/rules.css", accept="*/*")
+    assert status == 200 and headers["content-type"] == "text/css; charset=utf-8"
 
 
 def test_every_rule_page_is_a_file_of_docs() -> None:

@@ -7,9 +7,9 @@ endpoint without ``Accept``) still gets the gateway's 426 hint. The page's
 assets are under ``/web/``. Files are read on every request (no build step,
 edits show on reload); only known file types are served, and nothing outside
 ``web/`` — but the rule pages: ``/web/rules/<lang>`` is the club's rules in
-that language, the page(s) of ``docs/seeds/`` (``docs/rules.md`` for English),
-as plain text. The request only picks a language from :data:`RULE_PAGES`; no
-path of it reaches the disk.
+that language, the page(s) of ``docs/seeds/`` (``docs/rules.md`` for English)
+as a web page (:mod:`numbridge.local.rules_page`). The request only picks a
+language from :data:`RULE_PAGES`; no path of it reaches the disk.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from aiohttp import web
 
+from numbridge.local import rules_page
 from numbridge.local.functions import repo_root
 
 ASSETS = "/web/"
@@ -33,9 +34,11 @@ RULE_PAGES: dict[str, tuple[str, ...]] = {
     "bg": ("seeds/003_31d154dba7d2aff5.txt",),
     "es": ("seeds/004_604e993c3f8a894f.txt",),
 }
-RULES_TYPE = "text/plain; charset=utf-8"
-# Plain text needs nothing: the rule page may load nothing and run nothing.
-RULES_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+# The rule page loads its stylesheet and nothing else, and runs nothing.
+RULES_POLICY = (
+    "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
 
 CONTENT_TYPES: dict[str, str] = {
     ".html": "text/html; charset=utf-8",
@@ -134,14 +137,21 @@ class StaticClient:
         pages = RULE_PAGES.get(request.match_info.get("lang", ""))
         if pages is None:
             raise web.HTTPNotFound(text="Not found\n")
+        lang = request.match_info["lang"]
         try:
-            text = "\n\n".join(
-                (self.docs / page).read_text(encoding="utf-8").strip() for page in pages
-            )
+            texts = [
+                ("markdown" if page.endswith(".md") else "seed",
+                 (self.docs / page).read_text(encoding="utf-8"))
+                for page in pages
+            ]
         except (OSError, UnicodeDecodeError) as exc:
             raise web.HTTPNotFound(text="Not found\n") from exc
-        headers = {**HEADERS, "Content-Type": RULES_TYPE, "Content-Security-Policy": RULES_POLICY}
-        return web.Response(body=(text + "\n").encode("utf-8"), headers=headers)
+        headers = {
+            **HEADERS,
+            "Content-Type": CONTENT_TYPES[".html"],
+            "Content-Security-Policy": RULES_POLICY,
+        }
+        return web.Response(body=rules_page.page(lang, texts).encode("utf-8"), headers=headers)
 
     def add_routes(self, app: web.Application) -> None:
         # Before the assets: ``/web/rules/el`` is a rule page, not a file of web/.
