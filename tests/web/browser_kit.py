@@ -134,6 +134,13 @@ def refreshed_until(player: Page, button: str, check: Callable[[], Any], what: s
     return eventually(refreshing, what, timeout_s)
 
 
+def box_of(locator: Any) -> dict[str, float]:
+    """An element's box on screen. The page draws the board anew whenever its model
+    changes (a list's answer, a presence): the cell found may be gone by the time it is
+    measured, and its successor is measured then."""
+    return dict(eventually(locator.bounding_box, "the element's box", timeout_s=5))
+
+
 def open_with_token(player: Page, server: LocalServer) -> None:
     """The page, signed in by a token in the address (no sign-in form to fill)."""
     player.page.goto(f"{server.url}/?token={server.token(player.name)}")

@@ -25,6 +25,7 @@ import pytest
 from browser_kit import (
     Page,
     board_now,
+    box_of,
     eventually,
     my_move_or_end,
     play_one_turn,
@@ -113,9 +114,9 @@ def test_propose_accept_and_place(browser: Any, server: LocalServer) -> None:
         start_game(server, ana, bob)
 
         # The board is a rhombus of hexagons: each row half a cell right of the one above.
-        first = ana.cell(0, 0).locator("polygon").bounding_box()
-        right = ana.cell(0, 1).locator("polygon").bounding_box()
-        below = ana.cell(1, 0).locator("polygon").bounding_box()
+        first = box_of(ana.cell(0, 0).locator("polygon"))
+        right = box_of(ana.cell(0, 1).locator("polygon"))
+        below = box_of(ana.cell(1, 0).locator("polygon"))
         (x00, y00), (x01, y01), (x10, y10) = centre(first), centre(right), centre(below)
         pitch = x01 - x00
         assert pitch > 10 and abs(y01 - y00) < 1
