@@ -1,7 +1,7 @@
 # Two commands on a fresh machine with only Python (3.11+), make and bash:
 #   make serve   — set everything up and run the local server (ws://127.0.0.1:8080)
-#   make test    — set everything up and run lint, types, the whole test suite and the
-#                  web client's Node tests (make test-js)
+#   make test    — set everything up and run lint, types, the whole test suite (the
+#                  browser tests of web/ too) and the web client's Node tests (make test-js)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -16,7 +16,7 @@ SAM_CLI_VERSION := 1.170.0
 SAM_VENV := .venv-sam
 SAM_STAMP := $(SAM_VENV)/.installed-$(SAM_CLI_VERSION)
 
-.PHONY: setup serve test lint layer-check bench clean test-web test-js sam-build
+.PHONY: setup serve test lint layer-check bench clean test-web test-js sam-build chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,8 +39,10 @@ $(LAYER_CHECKED): layers/numbridge/requirements.txt layers/numbridge/build_layer
 	$(BIN)/python tools/layer_check.py --cache $(VENV)/layer-wheels
 	touch $@
 
-test: lint layer-check test-js
-	$(BIN)/pytest
+test: lint layer-check test-js chromium
+	@if test -x $(CHROMIUM); then NUMBRIDGE_WEB_TESTS=1 $(BIN)/pytest; else \
+		echo "browser tests (tests/web): skipped — no Chromium at $(CHROMIUM) and apt-get could not install it"; \
+		$(BIN)/pytest; fi
 
 # The web client's pure modules (reducer, geometry, …) with Node's own test runner:
 # no npm packages. Skipped, saying so, on a machine without Node.
@@ -48,12 +50,18 @@ test-js:
 	@if command -v node >/dev/null 2>&1; then node --test web/test/*.test.js; \
 	else echo "test-js: skipped — no node on this machine (the web client's Node tests did not run)"; fi
 
-# Browser tests of web/ (not part of `make test`): the `web` extra (Playwright) and
-# Debian's Chromium at /usr/bin/chromium, installed with apt-get when missing.
-test-web: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[web]'
-	@test -x /usr/bin/chromium || { echo "installing chromium (Debian packages)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; }
+# The browser tests of web/ (tests/web, part of `make test`): Playwright (a dev extra)
+# driving Debian's Chromium, installed from Debian's packages when missing (as root, or
+# with sudo that asks no password). Where it cannot be, `make test` says so and runs the
+# rest; `make test-web` runs the browser tests alone.
+CHROMIUM := /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { echo "installing chromium (Debian packages)"; \
+		sudo=$$(test "$$(id -u)" = 0 || echo "sudo -n"); \
+		{ $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+		>/dev/null 2>&1 || echo "chromium: could not be installed from Debian's packages"; }
+
+test-web: $(STAMP) chromium
 	NUMBRIDGE_WEB_TESTS=1 $(BIN)/pytest tests/web
 
 $(SAM_STAMP):

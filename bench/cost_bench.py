@@ -109,8 +109,15 @@ class CountingStore:
         return page
 
 
-def play_games(variant_room: str, counts: Counter[str], durations: dict[str, list[float]],
-               seed: int) -> int:
+def think_ms(rng: random.Random, mean_s: float, move_ms: int, clock_ms: int | None) -> int:
+    """How long a player thinks: about ``mean_s`` on average, never near a limit."""
+    wanted = rng.uniform(0.5, 1.5) * mean_s * 1000
+    limits = [move_ms / 2] + ([] if clock_ms is None else [clock_ms / 8])
+    return round(min(wanted, *limits))
+
+
+def play_games(variant_room: str, variant: str, counts: Counter[str],
+               durations: dict[str, list[float]], seed: int) -> int:
     """Play ``GAMES`` games in one room; how many turns they took in all."""
     import boto3
     import harness
@@ -147,6 +154,7 @@ def play_games(variant_room: str, counts: Counter[str], durations: dict[str, lis
             ana, bob = world.join("ana", batch=True), world.join("bob", batch=True)
             conns = {"ana": ana, "bob": bob}
             rng = random.Random(seed)
+            thinking = random.Random(seed + 1)  # apart, so the moves chosen stay the same
 
             def current(game: str) -> Any:
                 row = peek.load(game)
@@ -159,6 +167,12 @@ def play_games(variant_room: str, counts: Counter[str], durations: dict[str, lis
                 while (state := current(game)).status != "finished":
                     assert state.turn is not None
                     fields = choose(state, rng)
+                    # The clock moves as a person thinks: the times the record keeps (time
+                    # and instant of every move) are as varied as in a real game, and so
+                    # as hard to compress. Within the move limit and the mover's clock.
+                    side = state.blue if state.turn == "blue" else state.red
+                    world.clock.advance(think_ms(thinking, THINK_S[variant],
+                                                 state.options.move_ms, side.clock_ms))
                     action = fields.pop("action")
                     answer = conns[state.players[state.turn]].ask(action, game=game, **fields)
                     assert answer["type"] == "ack", answer
@@ -195,8 +209,8 @@ def cost(counts: Counter[str], durations: Mapping[str, list[float]], games: int,
 def measure(variant_room: str, seed: int) -> tuple[dict[str, float], Counter[str], int]:
     counts: Counter[str] = Counter()
     durations: dict[str, list[float]] = defaultdict(list)
-    turns = play_games(variant_room, counts, durations, seed)
     variant = "blitz" if variant_room == "blitz" else variant_room
+    turns = play_games(variant_room, variant, counts, durations, seed)
     minutes_per_game = 2 * turns / GAMES * THINK_S[variant] / 60  # two players connected
     return cost(counts, durations, GAMES, minutes_per_game), counts, turns
 
@@ -206,7 +220,8 @@ def main() -> None:
 
     print(f"cost per 1,000 games (USD, us-east-1 list prices), {GAMES} games per variant "
           "played through the handlers on DynamoDB (moto); Lambda time as measured here; "
-          "clients asking for batched events")
+          "clients asking for batched events; "
+          "players thinking as people do (the clock advanced between moves)")
     rows: dict[str, dict[str, float]] = {}
     details = {}
     for room in ("bridge", "blitz", "domains"):

@@ -7,6 +7,7 @@ import pytest
 from harness import Conn, World
 from numbridge.service.usecases import deadlines
 from numbridge.store import keys
+from numbridge.store.games import STATE_ATTRIBUTES
 from players import current, first_moves, start_game
 
 
@@ -25,7 +26,7 @@ def three_games(world: World) -> tuple[list[str], list[Conn]]:
 def poison(world: World, game: str) -> None:
     item = world.store.get(keys.game(game), keys.STATE)
     assert item is not None
-    kept = {k: v for k, v in item.items() if k not in ("state", "statez")}
+    kept = {k: v for k, v in item.items() if k not in STATE_ATTRIBUTES}
     world.store.put({**kept, "state": '{"schema": 1, "v": '})
 
 

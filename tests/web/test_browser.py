@@ -15,26 +15,23 @@ Screenshots: tests/web/artifacts/.
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_kit import (
+    Page,
+    board_now,
+    eventually,
+    my_move_or_end,
+    play_one_turn,
+    version,
+)
 from client import solve
 from e2e_server import LocalServer
-
-playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[web]'")
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-TIMEOUT_MS = 30_000
 
 # Lets a test cut a page's WebSocket and hold off its reconnection (the client
 # itself is unchanged: it sees a dropped connection and failing reconnects), and
@@ -61,19 +58,6 @@ SOCKET_SWITCH = """
 """
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        message = f"no Chromium at {CHROMIUM} (apt-get install chromium chromium-driver)"
-        if os.environ.get("NUMBRIDGE_WEB_TESTS") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LocalServer]:
     local = LocalServer(tmp_path / "data", tmp_path)
@@ -82,52 +66,6 @@ def server(tmp_path: Path) -> Iterator[LocalServer]:
         yield local
     finally:
         local.kill()
-
-
-class Page:
-    """One player's browser context and page, recording what goes wrong in it."""
-
-    def __init__(self, browser: Any, name: str, init_script: str | None = None) -> None:
-        self.name = name
-        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        if init_script:
-            self.context.add_init_script(init_script)
-        self.context.set_default_timeout(TIMEOUT_MS)
-        self.page = self.context.new_page()
-        self.problems: list[str] = []
-        self.page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
-        self.page.on("console", self._console)
-
-    def _console(self, message: Any) -> None:
-        # Failed reconnection attempts are expected in the reconnect test.
-        if message.type == "error" and "WebSocket connection" not in message.text:
-            self.problems.append(f"console: {message.text}")
-
-    def wait_connected(self) -> None:
-        self.page.wait_for_selector("#conn[data-state=open]")
-
-    def cell(self, r: int, c: int) -> Any:
-        return self.page.locator(f"#board g.cell[data-r='{r}'][data-c='{c}']")
-
-    def shot(self, label: str) -> Path:
-        ARTIFACTS.mkdir(exist_ok=True)
-        path = ARTIFACTS / f"{label}-{self.name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
-        return path
-
-    def close(self) -> None:
-        self.context.close()
-
-
-def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def sign_in_by_name(player: Page, server: LocalServer, name: str) -> None:
@@ -339,54 +277,6 @@ def test_sign_in_by_name_is_remembered_and_can_change(browser: Any, server: Loca
         carol.close()
 
 
-def board_now(player: Page) -> list[dict[str, str]]:
-    """Every cell as the page shows it: index, digit, block, owner, clue."""
-    return player.page.eval_on_selector_all(
-        "#board g.cell",
-        "cells => cells.map(g => ({index: g.dataset.index, digit: g.dataset.digit,"
-        " block: g.dataset.block, owner: g.dataset.owner, clue: g.dataset.clue}))",
-    )
-
-
-def version(player: Page) -> int:
-    return int(player.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
-
-
-def my_move_or_end(player: Page) -> str | None:
-    if player.page.locator("#result:not([hidden])").count():
-        return "end"
-    if player.page.locator("#status-line.mine").count():
-        return "mine"
-    return None
-
-
-def play_one_turn(player: Page, solution: str, wrong: bool) -> str:
-    """One turn by clicking: a tile onto its cell (solved from the givens shown), or, with
-    `wrong`, onto a cell where it does not go; with an empty hand a free clue or an exchange."""
-    page = player.page
-    cells = board_now(player)
-    tiles = page.locator("#hand button.tile")
-    hand = [int(tiles.nth(k).get_attribute("data-digit")) for k in range(tiles.count())]
-    empty = [int(c["index"]) for c in cells if c["digit"] == "" and c["clue"] == "0"]
-    size = 6
-    if hand:
-        choices = [(k, d, i) for k, d in enumerate(hand) for i in empty
-                   if (solution[i] != str(d)) == wrong]
-        k, _digit, index = choices[0]
-        tile = tiles.nth(k)
-        if "selected" not in (tile.get_attribute("class") or ""):
-            tile.click()
-        player.cell(index // size, index % size).click()
-        return "mistake" if wrong else "place"
-    free = [int(c["index"]) for c in cells if c["clue"] == "1" and c["owner"] == ""]
-    if free:
-        player.cell(free[0] // size, free[0] % size).click()
-        page.click("#actions button.take")
-        return "take"
-    page.click("#actions button.exchange")
-    return "exchange"
-
-
 def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer) -> None:
     fay = Page(browser, "fay")
     try:
@@ -480,6 +370,9 @@ def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer
         page.click("#replay-play")
         eventually(lambda: int(record.get_attribute("data-step")) >= last // 2 + 1, "playing")
         page.click("#replay-play")
+        # Paused once drawn so: a step the last tick asked for may still be on its way
+        # to the screen (the page draws once per frame), and it counts.
+        page.wait_for_selector("#replay-play:not(.playing)")
         stopped = record.get_attribute("data-step")
         time.sleep(1.0)
         assert record.get_attribute("data-step") == stopped

@@ -32,6 +32,45 @@ export function boardSize(n) {
   return { width: W * (n + (n - 1) / 2), height: 2 * R + ROW * (n - 1) };
 }
 
+/**
+ * How the board lies on the screen. `flat`: as the rules draw it, rows across and each
+ * row half a cell right of the one above (a wide rhombus: a desktop, a phone on its
+ * side). `turned`: the same board a sixth of a turn clockwise, its long diagonal upright
+ * (a tall rhombus that fills a portrait phone, docs/client.md): rows run down to the
+ * right and columns down to the left; hexagons stay pointy-top either way (a sixth of a
+ * turn maps the hexagon onto itself). Cell (0,0) is at the left end of the top edge
+ * flat, at the top corner turned.
+ *
+ * `centre(r, c)` a cell's centre, `size` the extent, `across(k)` the [dr, dc] of the
+ * neighbour across edge k of a drawn hexagon (corner k to k+1), `rowLabel(r)` and
+ * `columnLabel(c)` where the coordinates are written, just outside the edge they begin
+ * at.
+ */
+export function layout(n, turned = false) {
+  if (!turned) {
+    return {
+      turned,
+      centre,
+      size: boardSize(n),
+      across: (k) => EDGE_NEIGHBOUR[k],
+      columnLabel: (c) => [centre(0, c)[0], R - ROW - 2],
+      rowLabel: (r) => [centre(r, 0)[0] - W / 2 - 15, centre(r, 0)[1]],
+    };
+  }
+  const at = (r, c) => [W / 2 + (W * (n - 1 + c - r)) / 2, R + ROW * (r + c)];
+  const outside = ([x, y], [dx, dy]) => [x + dx, y + dy];
+  return {
+    turned,
+    centre: at,
+    size: { width: W * n, height: 2 * R + 2 * ROW * (n - 1) },
+    // Drawn edge k is where the flat hexagon's edge k-1 was.
+    across: (k) => EDGE_NEIGHBOUR[(k + 5) % 6],
+    // Midway between the two cells just off the edge: straight out from the edge.
+    columnLabel: (c) => outside(at(0, c), [0.75 * W, -ROW / 2]),
+    rowLabel: (r) => outside(at(r, 0), [-0.75 * W, -ROW / 2]),
+  };
+}
+
 export function neighbours(r, c, n) {
   return EDGE_NEIGHBOUR.map(([dr, dc]) => [r + dr, c + dc]).filter(([nr, nc]) => inBoard(nr, nc, n));
 }

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { blockOwners, blockSummary, cellOf, centre, indexOf, neighbours, W, zonesOf } from '../js/geometry.js';
+import {
+  R, W, blockOwners, blockSummary, cellOf, centre, indexOf, layout, neighbours, zonesOf,
+} from '../js/geometry.js';
 
 const REGULAR_9 = Array.from({ length: 81 }, (_, i) => {
   const [r, c] = cellOf(i, 9);
@@ -51,4 +53,39 @@ test('a block is owned with a majority of its cells', () => {
   const summary = blockSummary(9, REGULAR_9, mostly);
   assert.equal(summary.marks, 'b........');
   assert.deepEqual(summary.table, { blue: 1, red: 0, undecided: 8 });
+});
+
+test('turned, the board stands on a corner: (0,0) on top, (n-1,n-1) below it, upright', () => {
+  for (const n of [6, 9]) {
+    const turned = layout(n, true);
+    const [xTop, yTop] = turned.centre(0, 0);
+    const [xBottom, yBottom] = turned.centre(n - 1, n - 1);
+    assert.ok(Math.abs(xTop - xBottom) < 1e-9 && yBottom > yTop, 'the long diagonal is upright');
+    assert.ok(Math.abs(xTop - turned.size.width / 2) < 1e-9, 'centred across');
+    const flat = layout(n);
+    // Taller than wide, and narrower than flat: the cells get bigger on a portrait screen.
+    assert.ok(turned.size.height > turned.size.width);
+    assert.ok(turned.size.width < flat.size.width * 0.75);
+    for (let i = 0; i < n * n; i++) {
+      const [x, y] = turned.centre(...cellOf(i, n));
+      assert.ok(x >= W / 2 - 1e-9 && x <= turned.size.width - W / 2 + 1e-9, `cell ${i} across`);
+      assert.ok(y >= R - 1e-9 && y <= turned.size.height - R + 1e-9, `cell ${i} down`);
+    }
+  }
+});
+
+test('either way, the cell across each drawn edge is the neighbour whose centre lies there', () => {
+  for (const turned of [false, true]) {
+    const at = layout(9, turned);
+    const [x, y] = at.centre(4, 4);
+    for (let k = 0; k < 6; k++) {
+      const [dr, dc] = at.across(k);
+      const [nx, ny] = at.centre(4 + dr, 4 + dc);
+      // The edge's midpoint is halfway between the two centres (hexagons tile the plane).
+      const a = (Math.PI / 180) * (60 * k - 90);
+      const b = (Math.PI / 180) * (60 * (k + 1) - 90);
+      const mid = [x + (R * (Math.cos(a) + Math.cos(b))) / 2, y + (R * (Math.sin(a) + Math.sin(b))) / 2];
+      assert.ok(Math.hypot((x + nx) / 2 - mid[0], (y + ny) / 2 - mid[1]) < 1e-9, `turned=${turned} edge ${k}`);
+    }
+  }
 });

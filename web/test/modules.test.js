@@ -4,11 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const JS = join(dirname(fileURLToPath(import.meta.url)), '..', 'js');
-const MODULES = readdirSync(JS).filter((f) => f.endsWith('.js'));
+// Every module, by its path under web/js (the board's are in web/js/board/).
+const MODULES = readdirSync(JS, { recursive: true }).map((f) => f.split('\\').join('/'))
+  .filter((f) => f.endsWith('.js'));
+const target = (file, from) => posix.normalize(posix.join(posix.dirname(file), from));
 
 function exportsOf(source) {
   const names = new Set();
@@ -34,9 +37,10 @@ test('every import resolves to a module that exports it', () => {
   for (const file of MODULES) {
     const source = readFileSync(join(JS, file), 'utf8');
     for (const { names, from } of importsOf(source)) {
-      assert.ok(from.startsWith('./') && from.endsWith('.js'), `${file}: import from ${from}`);
-      const target = resolve(JS, from);
-      const exported = exportsOf(readFileSync(target, 'utf8'));
+      assert.ok(/^\.\.?\//.test(from) && from.endsWith('.js'), `${file}: import from ${from}`);
+      const path = target(file, from);
+      assert.ok(MODULES.includes(path), `${file}: ${from} is not a module of web/js`);
+      const exported = exportsOf(readFileSync(join(JS, path), 'utf8'));
       for (const name of names) assert.ok(exported.has(name), `${file}: ${from} has no export ${name}`);
     }
   }
@@ -47,14 +51,14 @@ test('every module is reached from main.js', () => {
   const visit = (file) => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const { from } of importsOf(readFileSync(join(JS, file), 'utf8'))) visit(from.slice(2));
+    for (const { from } of importsOf(readFileSync(join(JS, file), 'utf8'))) visit(target(file, from));
   };
   visit('main.js');
   assert.deepEqual([...seen].sort(), [...MODULES].sort());
 });
 
 test('the pure modules use no browser globals', () => {
-  for (const file of ['format.js', 'geometry.js', 'reducer.js', 'sequence.js', 'journal.js']) {
+  for (const file of ['format.js', 'geometry.js', 'reducer.js', 'sequence.js', 'journal.js', 'board/model.js']) {
     const source = readFileSync(join(JS, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     for (const word of ['document', 'window', 'WebSocket', 'fetch', 'setTimeout', 'setInterval',
       'requestAnimationFrame', 'localStorage', 'sessionStorage', 'Date.now', 'Math.random']) {

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import http.client
 import json
+import posixpath
 import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 from local_fakes import Recorder
@@ -51,7 +52,7 @@ def get(gw: ThreadedGateway, path: str, accept: str | None = BROWSER_ACCEPT,
         conn.close()
 
 
-MODULE_IMPORT = re.compile(r"^import\s[^;]*?from\s+'(\./[\w.-]+\.js)';", re.MULTILINE)
+MODULE_IMPORT = re.compile(r"^import\s[^;]*?from\s+'(\.\.?/[\w./-]+\.js)';", re.MULTILINE)
 
 
 def page_modules() -> list[str]:
@@ -64,7 +65,10 @@ def page_modules() -> list[str]:
             continue
         found.append(name)
         source = (WEB / name).read_text(encoding="utf-8")
-        todo.extend(f"js/{target[2:]}" for target in MODULE_IMPORT.findall(source))
+        here = PurePosixPath(name).parent
+        todo.extend(
+            posixpath.normpath(str(here / target)) for target in MODULE_IMPORT.findall(source)
+        )
     return sorted(found)
 
 
@@ -77,7 +81,8 @@ def test_the_checkout_has_the_client() -> None:
 def test_every_module_of_the_page_is_reached_from_main() -> None:
     modules = page_modules()
     assert {"js/main.js", "js/reducer.js", "js/connection.js", "js/board.js"} <= set(modules)
-    assert modules == sorted(f"js/{p.name}" for p in (WEB / "js").glob("*.js"))
+    assert "js/board/render.js" in modules  # the board's modules, a folder down
+    assert modules == sorted(p.relative_to(WEB).as_posix() for p in (WEB / "js").rglob("*.js"))
 
 
 def test_every_module_is_served_as_javascript(gateway: ThreadedGateway) -> None:
@@ -272,3 +277,38 @@ def test_banner_names_the_browser_client() -> None:
         )
     )
     assert "Browser       http://127.0.0.1:8080/" in text
+
+
+def test_the_service_worker_may_keep_the_whole_page(gateway: ThreadedGateway) -> None:
+    """web/sw.js keeps ``/`` although it lives under ``/web/``: its answer has to allow it."""
+    status, headers, body = get(gateway, "/web/sw.js", accept="*/*")
+    assert status == 200 and body == (WEB / "sw.js").read_bytes()
+    assert headers["content-type"] == "text/javascript; charset=utf-8"
+    assert headers["service-worker-allowed"] == "/"
+    assert "service-worker-allowed" not in get(gateway, "/web/js/main.js", accept="*/*")[1]
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_manifest_names_the_app_and_its_icons(gateway: ThreadedGateway) -> None:
+    status, headers, body = get(gateway, "/web/manifest.webmanifest", accept="*/*")
+    assert status == 200 and headers["content-type"] == "application/manifest+json"
+    manifest = json.loads(body)
+    assert manifest["name"] == "Numbridge" and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/" and manifest["theme_color"].startswith("#")
+    sizes = set()
+    for icon in manifest["icons"]:
+        assert icon["src"].startswith("/web/")
+        status, headers, data = get(gateway, icon["src"], accept="*/*")
+        assert status == 200 and headers["content-type"] == "image/png"
+        width, height = png_size(data)
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(width)
+    assert {192, 512} <= sizes
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="manifest" href="/web/manifest.webmanifest">' in page
+    policy = get(gateway, "/")[1]["content-security-policy"]
+    assert "manifest-src 'self'" in policy and "worker-src 'self'" in policy

@@ -7,8 +7,10 @@ below run with the store's own concurrency on both adapters.
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
+import zlib
 from collections import Counter
 from typing import Any
 
@@ -32,6 +34,7 @@ from numbridge.store.port import (
     unchanged,
 )
 from numbridge.store.sqlite import SqliteStore
+from testkit.states import late_bridge_state as _late_bridge_state
 
 
 def item(pk: str, sk: str, **values: Any) -> dict[str, Any]:
@@ -391,3 +394,62 @@ def test_the_first_watch_takes_the_unwatched_mark_off_and_fails_a_move_decided_b
     assert after is not None and not after.unwatched  # never unwatched again
     games.mark_watched("g")  # a second watch: nothing to do
     assert store.get(*Games.state_key("g")) == store.get(*Games.state_key("g"))
+
+
+def test_bytes_read_back_as_written_and_conditions_compare_them(store: Store) -> None:
+    blob = bytes(range(256)) + b'{"b64": "not an object"}'
+    store.put(item("B", "1", blob=blob, empty=b"\x00", text="b64"))
+    assert store.get("B", "1") == item("B", "1", blob=blob, empty=b"\x00", text="b64")
+    with pytest.raises(ConflictError):
+        store.put(item("B", "1", blob=b"new"), Equals({"blob": blob[:-1]}))
+    store.transact([Put(item("B", "1", blob=b"new"), Equals({"blob": blob}))])
+    assert store.get_many([("B", "1")]) == [item("B", "1", blob=b"new")]
+    assert store.query("B").items == [item("B", "1", blob=b"new")]
+
+
+def _old_state_item(game_id: str, state: dict[str, Any], layout: str) -> dict[str, Any]:
+    """A state item as games were stored before the packed layout (``stateb``)."""
+    text = json.dumps(state)
+    stored = ({"state": text} if layout == "state" else
+              {"statez": base64.b64encode(zlib.compress(text.encode(), 6)).decode()})
+    return {"pk": keys.game(game_id), "sk": keys.STATE, "v": 3, "turn": "blue", "step": 1,
+            "status": "playing", "players": json.dumps({"blue": "ana", "red": "bob"}),
+            **stored}
+
+
+@pytest.mark.parametrize("layout", ["state", "statez"])
+def test_a_state_stored_before_loads_and_its_next_move_stores_it_packed(
+        store: Store, layout: str) -> None:
+    """A club upgrading: a game in play was stored as plain JSON or as base64 zlib; it
+    loads as it is (no migration) and the move upon it writes the packed layout."""
+    games = Games(store)
+    state = {"schema": 1, "v": 3, "record": [{"seat": "blue", "at_ms": 5, "time_ms": 5}]}
+    store.put(_old_state_item("g", state, layout))
+    row = games.load("g")
+    assert row is not None and row.state == state and row.v == 3 and not row.unwatched
+    assert row.players == {"blue": "ana", "red": "bob"}
+    moved = {**state, "v": 4}
+    store.transact([games.state_put("g", moved, v=4, turn="red", step=1, status="playing",
+                                    players=row.players, deadline_ms=None, expected=row)])
+    stored = store.get(*Games.state_key("g"))
+    assert stored is not None and isinstance(stored["stateb"], bytes)
+    assert not {"state", "statez"} & set(stored)
+    after = games.load("g")
+    assert after is not None and after.state == moved and after.v == 4
+
+
+def test_a_late_state_item_is_written_in_one_kilobyte(store: Store) -> None:
+    """What the packed layout is for: a Bridge game's state near its end, with the
+    times of a real game, is at most 1 KB (one write unit a move, not two)."""
+    from numbridge.store.port import item_bytes
+
+    games = Games(store)
+    state = _late_bridge_state()
+    [put] = [games.state_put("g-1a229f12800840030d8e3", state, v=217, turn="blue", step=1,
+                             status="playing", players={"blue": "bob", "red": "ana"},
+                             deadline_ms=1_796_000_045_000, expected=None)]
+    assert isinstance(put, Put)
+    assert item_bytes(put.item) <= 1024
+    store.transact([put])
+    row = games.load("g-1a229f12800840030d8e3")
+    assert row is not None and row.state == state

@@ -28,14 +28,20 @@ CONTENT_TYPES: dict[str, str] = {
     ".png": "image/png",
     ".ico": "image/x-icon",
     ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
     ".txt": "text/plain; charset=utf-8",
 }
 
-# The page loads only its own assets and speaks only to this server.
+# The page loads only its own assets (its manifest and service worker too) and speaks
+# only to this server.
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    "connect-src 'self' ws: wss:; manifest-src 'self'; worker-src 'self'; base-uri 'none'; "
+    "form-action 'none'; frame-ancestors 'none'"
 )
+# The service worker lives with the assets but keeps the page at ``/`` (web/sw.js):
+# browsers let it only when its answer says so.
+SERVICE_WORKER = "sw.js"
 HEADERS = {
     "Cache-Control": "no-cache",
     "X-Content-Type-Options": "nosniff",
@@ -100,7 +106,10 @@ class StaticClient:
         path = safe_path(self.root, request.match_info.get("name", ""))
         if path is None:
             raise web.HTTPNotFound(text="Not found\n")
-        return self._file(path)
+        response = self._file(path)
+        if request.match_info.get("name") == SERVICE_WORKER:
+            response.headers["Service-Worker-Allowed"] = "/"
+        return response
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get(ASSETS + "{name:.+}", self.asset)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from boto3.dynamodb.types import Binary, TypeDeserializer, TypeSerializer
 from botocore.exceptions import ClientError
 
 from numbridge.store.port import (
@@ -55,7 +55,11 @@ def from_item(item: Mapping[str, Any]) -> Item:
     for k, raw in item.items():
         v = _DESERIALIZER.deserialize(raw)
         # Numbers come back as Decimal; every number we store is an integer.
-        out[k] = int(v) if hasattr(v, "as_integer_ratio") and not isinstance(v, bool) else v
+        if hasattr(v, "as_integer_ratio") and not isinstance(v, bool):
+            v = int(v)
+        elif isinstance(v, Binary):
+            v = bytes(v.value)
+        out[k] = v
     return out
 
 

@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from numbridge.store import keys
+from numbridge.store import keys, state_codec
 from numbridge.store.port import (
     Absent,
     ConflictError,
@@ -47,8 +47,8 @@ NO_TURN = "-"
 # Past this many bytes of events an item is closed and the next begins (an item may
 # hold at most 400 KB; a move's events are a few hundred bytes).
 EVENTS_ITEM_BYTES = 64 * 1024
-# The state item is rewritten by every move and DynamoDB bills writes per KB:
-# stored compressed it takes a third to a fifth of the units (docs/cost.md).
+# The state item is rewritten by every move and DynamoDB bills writes per KB: stored
+# packed (state_codec) it takes a fifth of the units or less (docs/cost.md).
 COMPRESS_STATE = True
 
 
@@ -78,14 +78,22 @@ def _compact(data: Any) -> str:
 
 
 def _packed_state(state: dict[str, Any]) -> dict[str, Value | None]:
-    text = _compact(state)
     if not COMPRESS_STATE:
-        return {"state": text}
-    return {"statez": base64.b64encode(zlib.compress(text.encode(), 6)).decode()}
+        return {"state": _compact(state)}
+    return {"stateb": state_codec.pack(state)}
+
+
+# Where a state item keeps its state, newest layout first; an item has one of them.
+# ``statez`` (zlib, then base64 text) and ``state`` (plain JSON) are how states were
+# stored before: they are read as they are, and rewritten packed by the next move.
+STATE_ATTRIBUTES = ("stateb", "statez", "state")
 
 
 def state_text(item: Mapping[str, Value | None]) -> str:
     """The state's JSON text in a stored state item, however it is stored."""
+    packed = item.get("stateb")
+    if isinstance(packed, bytes):
+        return state_codec.text(packed)
     if "statez" in item:
         return zlib.decompress(base64.b64decode(str(item["statez"]))).decode()
     return str(item["state"])
@@ -114,6 +122,9 @@ def stored_events(item: Mapping[str, Value]) -> list[StoredEvent]:
 
 
 def _unpacked_state(item: Mapping[str, Value]) -> dict[str, Any]:
+    packed = item.get("stateb")
+    if isinstance(packed, bytes):
+        return state_codec.unpack(packed)
     return dict(json.loads(state_text(item)))
 
 

@@ -1,7 +1,8 @@
 """The storage port: what the service needs of a database, said once.
 
-Items are flat mappings of attribute name to ``str``, ``int`` or ``bool``
-(``None`` means "no such attribute"). Every item has a partition key ``pk``
+Items are flat mappings of attribute name to ``str``, ``int``, ``bool`` or
+``bytes`` (``None`` means "no such attribute"; ``bytes`` is DynamoDB's Binary,
+billed by its length where text would be billed by its UTF-8). Every item has a partition key ``pk``
 and a sort key ``sk``; an item that carries ``gsi1pk``/``gsi1sk`` is also in
 the secondary index ``gsi1`` (proposals by room, the leaderboard, the deadline
 index). Conditions are data (:class:`Absent`, :class:`Present`,
@@ -21,7 +22,7 @@ from typing import Protocol, TypeAlias, runtime_checkable
 
 from numbridge.values import frozen
 
-Value: TypeAlias = str | int | bool
+Value: TypeAlias = str | int | bool | bytes
 Item: TypeAlias = dict[str, Value]
 
 INDEX = "gsi1"
@@ -124,7 +125,11 @@ def clean(item: Mapping[str, Value | None]) -> Item:
 
 def item_bytes(item: Mapping[str, Value | None]) -> int:
     """An item's size as DynamoDB counts it (attribute names plus values), rounded up."""
-    return sum(len(k.encode()) + len(str(v).encode()) for k, v in item.items() if v is not None)
+    return sum(len(k.encode()) + _value_bytes(v) for k, v in item.items() if v is not None)
+
+
+def _value_bytes(value: Value) -> int:
+    return len(value) if isinstance(value, bytes) else len(str(value).encode())
 
 
 def check_limits(writes: Sequence[Write], item_bytes: Mapping[int, int]) -> None:

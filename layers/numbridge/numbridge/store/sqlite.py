@@ -67,8 +67,28 @@ PRAGMA user_version = {SCHEMA_VERSION};
 """
 
 
+# A bytes value in the item's JSON: an object (no other value is one), its text base64.
+_BYTES = "b64"
+
+
+def _bytes_as_json(value: object) -> dict[str, str]:
+    if isinstance(value, bytes):
+        return {_BYTES: base64.b64encode(value).decode()}
+    raise TypeError(f"not a value of an item: {value!r}")
+
+
+def _bytes_from_json(pairs: list[tuple[str, Any]]) -> Any:
+    if len(pairs) == 1 and pairs[0][0] == _BYTES:
+        return base64.b64decode(pairs[0][1])
+    return dict(pairs)
+
+
 def _encode(item: Item) -> str:
-    return json.dumps(item, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(item, separators=(",", ":"), ensure_ascii=False, default=_bytes_as_json)
+
+
+def _decode(text: str) -> Item:
+    return dict(json.loads(text, object_pairs_hook=_bytes_from_json))
 
 
 def _row(item: Item) -> tuple[Any, ...]:
@@ -152,7 +172,7 @@ class SqliteStore:
     def _current(connection: sqlite3.Connection, pk: str, sk: str) -> Item | None:
         row = connection.execute("SELECT item FROM items WHERE pk = ? AND sk = ?",
                                  (pk, sk)).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        return None if row is None else _decode(row[0])
 
     # ------------------------------------------------------------ the port
 
@@ -166,7 +186,7 @@ class SqliteStore:
         where = " OR ".join(["(pk = ? AND sk = ?)"] * len(keys))
         rows = self._connection().execute(f"SELECT pk, sk, item FROM items WHERE {where}",
                                           [part for key in keys for part in key]).fetchall()
-        found = {(pk, sk): dict(json.loads(item)) for pk, sk, item in rows}
+        found = {(pk, sk): _decode(item) for pk, sk, item in rows}
         return [found.get(key) for key in keys]
 
     def put(self, item: Mapping[str, Value | None], condition: Condition | None = None) -> None:
@@ -230,7 +250,7 @@ class SqliteStore:
             sql += " LIMIT ?"
             args.append(limit + 1)  # one more: whether there is a next page
         rows = self._connection().execute(sql, args).fetchall()
-        items = [i for i in (dict(json.loads(r[0])) for r in rows)
+        items = [i for i in (_decode(r[0]) for r in rows)
                  if keys.admits(str(i[sk_col]))]
         if limit is None or len(items) <= limit:
             return Page(items, None)

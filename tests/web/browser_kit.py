@@ -1,0 +1,234 @@
+"""What the browser tests share: Debian's Chromium under Playwright, one player's page,
+phones, waiting, and the ways into a game.
+
+A module's tests share one ``numbridge serve`` and one browser (conftest.py's module
+fixtures): a test makes its players with fresh names, so games and proposals of the
+module's other tests never stand in its way, and each page load counts (the browser
+tests run in ``make test``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from e2e_server import LocalServer
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+TIMEOUT_MS = 30_000
+DESKTOP = {"width": 1400, "height": 1000}
+# The phones the client is checked on (CSS pixels), portrait; landscape is the same turned.
+PHONES = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
+
+# Console errors a test that cuts the server off (or the socket) makes on purpose.
+EXPECTED = ("WebSocket connection", "ERR_CONNECTION_REFUSED", "Failed to load resource")
+
+_names = itertools.count(1)
+
+
+def fresh_name(stem: str) -> str:
+    """A player name no other test of this server has used."""
+    return f"{stem}{next(_names)}"
+
+
+def landscape(size: dict[str, int]) -> dict[str, int]:
+    return {"width": size["height"], "height": size["width"]}
+
+
+class Page:
+    """One player's browser context and page, recording what goes wrong in it.
+
+    ``phone``: a viewport in CSS pixels with touch and a phone's pixel ratio (taps, no
+    hover); else a desktop window with a mouse. ``profile``: a folder for a profile of its
+    own (a browser of its own too) instead of a fresh private context: Chromium installs
+    nothing from a private window."""
+
+    def __init__(self, browser: Any, name: str, init_script: str | None = None,
+                 phone: dict[str, int] | None = None, profile: Path | None = None,
+                 **options: Any) -> None:
+        self.name = name
+        if phone:
+            options = {"viewport": phone, "has_touch": True, "is_mobile": True,
+                       "device_scale_factor": 2, **options}
+        else:
+            options = {"viewport": DESKTOP, **options}
+        self.touch = bool(options.get("has_touch"))
+        if profile is None:
+            self.context = browser.new_context(**options)
+        else:
+            self.context = browser.browser_type.launch_persistent_context(
+                str(profile), executable_path=CHROMIUM, args=CHROMIUM_ARGS, **options)
+        if init_script:
+            self.context.add_init_script(init_script)
+        self.context.set_default_timeout(TIMEOUT_MS)
+        self.page = self.context.pages[0] if self.context.pages else self.context.new_page()
+        self.problems: list[str] = []
+        self.page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
+        self.page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        # Failed (re)connection attempts are expected where a test cuts the server off.
+        if message.type == "error" and not any(known in message.text for known in EXPECTED):
+            self.problems.append(f"console: {message.text}")
+
+    def wait_connected(self) -> None:
+        self.page.wait_for_selector("#conn[data-state=open]")
+
+    def cell(self, r: int, c: int) -> Any:
+        return self.page.locator(f"#board g.cell[data-r='{r}'][data-c='{c}']")
+
+    def shot(self, label: str, full_page: bool = True) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{label}-{self.name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def open_with_token(player: Page, server: LocalServer) -> None:
+    """The page, signed in by a token in the address (no sign-in form to fill)."""
+    player.page.goto(f"{server.url}/?token={server.token(player.name)}")
+    player.wait_connected()
+
+
+def propose(player: Page, room: str = "bridge", colour: str = "blue") -> None:
+    page = player.page
+    page.wait_for_selector(f"#p-room option[value={room}]", state="attached")
+    page.select_option("#p-room", room)
+    page.select_option("#p-blocks", "regular")
+    page.select_option("#p-colour", colour)
+    page.click("#propose")
+    page.wait_for_selector("#proposals li.proposal.mine")
+
+
+def accept_from(player: Page, proposer: str) -> None:
+    player.page.click("#refresh-proposals")
+    player.page.locator(f"#proposals li.proposal[data-by='{proposer}'] button.accept").first.click()
+
+
+def play_the_bot(player: Page, room: str = "blitz", colour: str = "blue",
+                 level: str = "easy") -> None:
+    page = player.page
+    page.wait_for_selector(f"#b-room option[value={room}]", state="attached")
+    page.select_option("#b-level", level)
+    page.select_option("#b-room", room)
+    page.select_option("#b-blocks", "regular")
+    page.select_option("#b-colour", colour)
+    page.click("#play-bot")
+    page.wait_for_selector("#board svg g.cell", timeout=60_000)
+
+
+def board_now(player: Page) -> list[dict[str, str]]:
+    """Every cell as the page shows it: index, digit, block, owner, clue."""
+    return list(player.page.eval_on_selector_all(
+        "#board g.cell",
+        "cells => cells.map(g => ({index: g.dataset.index, digit: g.dataset.digit,"
+        " block: g.dataset.block, owner: g.dataset.owner, clue: g.dataset.clue}))",
+    ))
+
+
+def version(player: Page) -> int:
+    return int(player.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
+
+
+def my_move_or_end(player: Page) -> str | None:
+    if player.page.locator("#result:not([hidden])").count():
+        return "end"
+    if player.page.locator("#status-line.mine").count():
+        return "mine"
+    return None
+
+
+# axe-core, vendored (vendor/axe-core/README.md): checked before it runs in a page.
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+AXE_SHA256 = "b511cd9dec01c76f4b2ad1723b66b6db37d4c2eb4ed199076e1829d9ee7b75e3"
+# What stops a player: axe's two worst impacts (moderate and minor are reported, not failed).
+BLOCKING = ("serious", "critical")
+AXE_RUN = """async () => {
+  const result = await axe.run(document, { resultTypes: ['violations'] });
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+  }));
+}"""
+
+
+def axe_violations(player: Page) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (its context needs ``bypass_csp``:
+    the page's policy lets no script in but its own)."""
+    source = AXE.read_bytes()
+    assert hashlib.sha256(source).hexdigest() == AXE_SHA256, "vendored axe.min.js changed"
+    if not player.page.evaluate("() => typeof window.axe === 'object'"):
+        player.page.add_script_tag(content=source.decode("utf-8"))
+    return list(player.page.evaluate(AXE_RUN))
+
+
+def blocking(violations: list[dict[str, Any]]) -> list[str]:
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+            for v in violations if v["impact"] in BLOCKING]
+
+
+def press(player: Page, locator: Any) -> None:
+    """A finger's tap on a phone, a mouse's click elsewhere."""
+    if player.touch:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def play_one_turn(player: Page, solution: str, wrong: bool) -> str:
+    """One turn as a player would make it (taps on a phone, clicks elsewhere): a tile onto
+    its cell (solved from the givens shown) or, with `wrong`, onto a cell where it does not
+    go; with no tile that goes anywhere, a free clue taken (paid with a tile when the hand
+    has any), else an exchange."""
+    page = player.page
+    cells = board_now(player)
+    size = round(len(cells) ** 0.5)
+    tiles = page.locator("#hand button.tile")
+    hand = [int(tiles.nth(k).get_attribute("data-digit")) for k in range(tiles.count())]
+    empty = [int(c["index"]) for c in cells if c["digit"] == "" and c["clue"] == "0"]
+    choices = [(k, i) for k, d in enumerate(hand) for i in empty
+               if (solution[i] != str(d)) == wrong]
+
+    def select(k: int) -> None:
+        if "selected" not in (tiles.nth(k).get_attribute("class") or ""):
+            press(player, tiles.nth(k))
+            eventually(lambda: "selected" in (tiles.nth(k).get_attribute("class") or ""),
+                       "the tile selected")
+
+    if choices:
+        k, index = choices[0]
+        select(k)
+        press(player, player.cell(index // size, index % size))
+        return "mistake" if wrong else "place"
+    free = [int(c["index"]) for c in cells if c["clue"] == "1" and c["owner"] == ""]
+    if free:
+        if hand:
+            select(0)
+        press(player, player.cell(free[0] // size, free[0] % size))
+        press(player, page.locator("#actions button.take"))
+        return "take"
+    press(player, page.locator("#actions button.exchange"))
+    return "exchange"

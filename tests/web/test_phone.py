@@ -1,0 +1,179 @@
+"""The client on a phone: 390x844 and 360x740 CSS pixels, portrait and landscape, touch
+only (``has_touch``: taps, no hover). Nothing scrolls sideways on any screen; buttons are
+at least 44 px high; each way a game opens (dealt by the bot, a proposal accepted, a game
+watched, a finished one replayed) brings its board and clocks into view; on a 390 px
+portrait screen a cell of the 9x9 board is at least 32 px across (the board is drawn
+turned, docs/client.md); a tap on a tile, then on a cell, plays; and a whole game against
+the bot is played by taps alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_kit import (
+    PHONES,
+    Page,
+    accept_from,
+    board_now,
+    eventually,
+    fresh_name,
+    landscape,
+    my_move_or_end,
+    open_with_token,
+    play_one_turn,
+    play_the_bot,
+    press,
+    propose,
+    version,
+)
+from client import solve
+from e2e_server import LocalServer
+
+MIN_CELL_PX = 32  # a fingertip's target, on a 390 px portrait screen
+MIN_BUTTON_PX = 44
+
+WIDE = """() => document.documentElement.scrollWidth - window.innerWidth"""
+SMALL_BUTTONS = f"""() => [...document.querySelectorAll('button')]
+  .filter((b) => b.offsetParent !== null)
+  .filter((b) => b.getBoundingClientRect().height < {MIN_BUTTON_PX} - 0.5)
+  .map((b) => `${{b.id || b.className}} "${{b.textContent.trim()}}"`
+    + ` ${{b.getBoundingClientRect().height.toFixed(1)}} px`)"""
+
+
+def fits_across(player: Page, where: str, problems: list[str]) -> None:
+    """No sideways scroll, upright and on its side; buttons big enough to press."""
+    portrait = player.page.viewport_size
+    for turn, size in (("portrait", portrait), ("landscape", landscape(portrait))):
+        player.page.set_viewport_size(size)
+        player.page.wait_for_timeout(100)  # the board is drawn anew when the screen turns
+        extra = player.page.evaluate(WIDE)
+        if extra > 0:
+            problems.append(f"{where}, {turn}: {extra} px wider than the screen")
+        small = player.page.evaluate(SMALL_BUTTONS)
+        if small:
+            problems.append(f"{where}, {turn}: buttons under {MIN_BUTTON_PX} px: {small}")
+    player.page.set_viewport_size(portrait)
+    player.page.wait_for_timeout(100)
+
+
+def in_view(player: Page, selector: str) -> bool:
+    box = player.page.locator(selector).bounding_box()
+    height = player.page.viewport_size["height"]
+    return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= height + 1
+
+
+def game_in_view(player: Page, way: str, problems: list[str]) -> None:
+    player.page.wait_for_selector("#board svg g.cell")
+    player.page.wait_for_timeout(150)
+    for part in ("#board svg", "#players"):
+        if not in_view(player, part):
+            box = player.page.locator(part).bounding_box()
+            problems.append(f"{way}: {part} not in view ({box})")
+
+
+def cell_across(player: Page) -> float:
+    """The narrowest cell's width on screen, in CSS px."""
+    widths = player.page.eval_on_selector_all(
+        "#board g.cell polygon", "ps => ps.map((p) => p.getBoundingClientRect().width)")
+    return float(min(widths))
+
+
+@pytest.mark.parametrize("size", sorted(PHONES))
+def test_every_screen_fits_and_every_game_opens_in_view(browser: Any, club: LocalServer,
+                                                         size: str) -> None:
+    phone = PHONES[size]
+    pat = Page(browser, fresh_name("pat"), phone=phone)
+    dee = Page(browser, fresh_name("dee"))  # a desktop player to play and to watch
+    problems: list[str] = []
+    try:
+        page = pat.page
+        page.goto(f"{club.url}/")
+        page.wait_for_selector("#name-input")
+        fits_across(pat, "sign-in", problems)
+        open_with_token(pat, club)
+        page.wait_for_selector("#rooms li")
+        fits_across(pat, "lobby", problems)
+
+        # Dealt: the bot's game opens above the form that asked for it.
+        play_the_bot(pat, room="bridge")
+        game_in_view(pat, "dealt", problems)
+        across = cell_across(pat)
+        pat.shot(f"phone-{size}-dealt", full_page=False)
+        if size == "390x844" and across < MIN_CELL_PX:
+            problems.append(f"a cell is {across:.1f} px across, under {MIN_CELL_PX}")
+        fits_across(pat, "game", problems)
+        # A tap on a tile, then on a cell: played (placed, or a mistake shown).
+        page.wait_for_selector("#status-line.mine")
+        press(pat, page.locator("#hand button.tile").first)
+        target = page.locator("#board g.cell[data-candidate='1']").first
+        target.wait_for()
+        assert page.locator("#board g.cell.zone").count() == 0
+        press(pat, target)
+        eventually(lambda: version(pat) >= 1, "the tapped move applied")
+        # Touch has no hover: the cell tapped keeps its three zones lit.
+        assert page.locator("#board g.cell.zone-focus").count() == 1
+        assert page.locator("#board g.cell.zone").count() >= 9 * 2
+        press(pat, page.locator("#actions button.resign"))
+        press(pat, page.locator("#actions button.resign.armed"))
+        page.wait_for_selector("#result:not([hidden])")
+
+        # Accepted: a proposal further down the lobby.
+        open_with_token(dee, club)
+        propose(dee, colour="red")
+        page.evaluate("window.scrollTo(0, 0)")
+        press(pat, page.locator("#refresh-proposals"))
+        accept_from(pat, dee.name)
+        page.locator("#players .player.red", has_text=dee.name).wait_for()
+        game_in_view(pat, "accepted", problems)
+        press(pat, page.locator("#actions button.abort"))
+        page.wait_for_selector("#result:not([hidden])")
+
+        # Replayed: the bot game, from My games, far below.
+        row = page.locator("#games li.game-row[data-status=finished]", has_text="bot-easy").first
+        row.wait_for()
+        press(pat, row.locator("button.open"))
+        page.wait_for_selector("#record:not([hidden]) #replay-slider")
+        game_in_view(pat, "replayed", problems)
+        pat.shot(f"phone-{size}-replay", full_page=False)
+
+        # Watched, on its side: dee's game against the bot, from the live games.
+        play_the_bot(dee, room="bridge", colour="red")  # the bot moves first: a minute to watch
+        page.set_viewport_size(landscape(phone))
+        press(pat, page.locator("#refresh-live"))
+        watch = page.locator("#live li.live-game", has_text=dee.name).locator("button.watch")
+        press(pat, watch)
+        page.wait_for_selector("#game-title .badge.watching")
+        game_in_view(pat, "watched (landscape)", problems)
+        pat.shot(f"phone-{size}-watching-landscape", full_page=False)
+        page.set_viewport_size(phone)
+
+        assert problems == [], problems
+        assert pat.problems == [] and dee.problems == [], pat.problems + dee.problems
+    finally:
+        pat.close()
+        dee.close()
+
+
+def test_a_game_against_the_bot_played_by_taps_alone(browser: Any, club: LocalServer) -> None:
+    tia = Page(browser, fresh_name("tia"), phone=PHONES["390x844"])
+    try:
+        page = tia.page
+        open_with_token(tia, club)
+        play_the_bot(tia, room="blitz")
+        dealt = board_now(tia)
+        solution = solve("".join(c["digit"] or "." for c in dealt),
+                         "".join(c["block"] for c in dealt))
+        for _ in range(80):
+            if eventually(lambda: my_move_or_end(tia), "my move or the end", 40) == "end":
+                break
+            before = version(tia)
+            play_one_turn(tia, solution, wrong=False)
+            eventually(lambda b=before: version(tia) > b, "the move applied")
+        else:
+            raise AssertionError("the game did not end")
+        assert "sides connected" in page.locator("#result").inner_text()
+        tia.shot("phone-taps-finished", full_page=False)
+        assert tia.problems == [], tia.problems
+    finally:
+        tia.close()

@@ -1,0 +1,52 @@
+/* The connection's state in the header, and, when it never opened, why: the server
+ * down, or the token refused (then sign in anew by name where that can work). */
+
+import * as auth from './auth.js';
+import { $ } from './dom.js';
+import { showLogin, signInAs } from './sign-in.js';
+
+export function showConnState(app) {
+  const { conn } = app;
+  const node = $('#conn');
+  node.dataset.state = conn.state;
+  if (conn.state === 'open') node.textContent = 'connected';
+  else if (conn.state === 'connecting') node.textContent = 'connecting…';
+  else if (conn.state === 'waiting') {
+    const secs = Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000));
+    const why = conn.everOpened ? 'connection lost' : 'cannot connect (server down or token refused)';
+    node.textContent = `${why} — retrying in ${secs} s`;
+  } else if (conn.state === 'refused') node.textContent = 'token refused';
+  else node.textContent = 'not connected';
+}
+
+/** Never connected with this token: is the server down, or did it refuse the token? */
+export function explainRefusal(app) {
+  const { conn } = app;
+  const token = conn.token;
+  if (auth.server) {
+    // No HTTP side to ask: API Gateway only answers the socket.
+    showLogin(app, `${auth.server} refused this token or cannot be reached (still retrying). `
+      + 'Sign in again, or paste a token for this stack.');
+    return;
+  }
+  fetch('/web/favicon.svg', { method: 'HEAD', cache: 'no-store' }).then(
+    (response) => response.ok,
+    () => false,
+  ).then((serverUp) => {
+    if (conn.everOpened || conn.token !== token) return;
+    if (!serverUp) {
+      showLogin(app, 'The server does not answer: is `numbridge serve` running? (Still retrying.)');
+      return;
+    }
+    // The server answers HTTP but refuses the socket: retrying this token will not help.
+    conn.stop('refused');
+    if (auth.canSignInByName && app.me && auth.rememberedName() === app.me && !app.renewingByName) {
+      // A token from another data directory, say: this server signs the same name anew.
+      app.renewingByName = true;
+      signInAs(app, app.me);
+      return;
+    }
+    showLogin(app, 'The server refused this token (forged, expired, or from another data directory). '
+      + 'Sign in by name, or paste a token from `numbridge token NAME` for this server.');
+  });
+}

@@ -1,0 +1,122 @@
+/* The player's moves in the shown game: a tile selected, a cell activated (place, or a
+ * clue selected), a clue taken, the other actions, resigning (asked twice), the keys
+ * outside the board; and the passing hint that explains a move refused here. */
+
+import { askCandidates } from './shown-game.js';
+import { selectedDigit, shownGame } from './ui-state.js';
+
+const HINT_MS = 4000;
+const RESIGN_ARMED_MS = 4000;
+
+export function hint(app, text) {
+  app.ui.hint = text;
+  app.ui.hintUntil = Date.now() + HINT_MS;
+  app.render();
+  setTimeout(app.render, HINT_MS + 50);
+}
+
+/** An in-game action for the shown game. */
+export function act(app, action, fields, after) {
+  const game = shownGame(app);
+  if (!game) return;
+  app.request(action, { game: game.id, ...(fields || {}) }, (answer) => {
+    if (after) after(answer);
+  });
+}
+
+export function resign(app) {
+  const { ui } = app;
+  if (ui.resignArmed > Date.now()) {
+    ui.resignArmed = 0;
+    act(app, 'resign');
+  } else {
+    ui.resignArmed = Date.now() + RESIGN_ARMED_MS;
+    setTimeout(app.render, RESIGN_ARMED_MS + 100);
+  }
+  app.render();
+}
+
+export function selectTile(app, index) {
+  const game = shownGame(app);
+  if (!game || !game.view) return;
+  app.ui.tile = app.ui.tile === index ? null : index;
+  game.candidates = null;
+  askCandidates(app, game);
+  app.render();
+}
+
+const cellAtIndex = (i, n) => [Math.floor(i / n), i % n];
+
+/** A click, Enter or Space on a cell: place the selected tile, or select a clue. */
+export function activateCell(app, i) {
+  const { ui } = app;
+  const game = shownGame(app);
+  if (!game || !game.view) return;
+  ui.focus = i;
+  const view = game.view;
+  if (view.status !== 'playing' || !view.you) return;
+  const myTurn = view.turn === view.you;
+  if (view.clues[i] === '1') {
+    if (view.owners[i] !== '.') {
+      hint(app, 'That clue is already taken.');
+      return;
+    }
+    ui.clue = ui.clue === i ? null : i;
+    if (ui.clue !== null) {
+      hint(app, myTurn ? 'Take this clue with the button below (paying with the selected tile).'
+        : 'Clue selected: you can take it on your move.');
+    } else app.render();
+    return;
+  }
+  if (view.digits[i] !== '.') {
+    hint(app, 'That cell is already solved.');
+    return;
+  }
+  if (!myTurn) {
+    hint(app, 'It is not your move.');
+    return;
+  }
+  const digit = selectedDigit(app, game);
+  if (digit === null) {
+    hint(app, (view.hand || []).length ? 'Select a tile from your hand first.' : 'Your hand is empty.');
+    return;
+  }
+  act(app, 'place', { cell: cellAtIndex(i, view.size), digit });
+}
+
+export function takeClue(app) {
+  const { ui } = app;
+  const game = shownGame(app);
+  if (!game || ui.clue === null) return;
+  const view = game.view;
+  const fields = { cell: cellAtIndex(ui.clue, view.size) };
+  if ((view.hand || []).length) {
+    const digit = selectedDigit(app, game);
+    if (digit === null) {
+      hint(app, 'Select the tile to pay with first.');
+      return;
+    }
+    fields.digit = digit;
+  }
+  act(app, 'take', fields, (answer) => {
+    if (answer.type === 'ack') {
+      ui.clue = null;
+      app.render();
+    }
+  });
+}
+
+/** Keys anywhere on the page but in a form field: Escape clears, a digit picks a tile. */
+export function onPageKey(app, event) {
+  if (event.target.closest('input, textarea, select')) return;
+  const game = shownGame(app);
+  if (!game || !game.view) return;
+  if (event.key === 'Escape') {
+    app.ui.tile = null;
+    app.ui.clue = null;
+    app.render();
+  } else if (/^[1-9]$/.test(event.key)) {
+    const index = (game.view.hand || []).indexOf(Number(event.key));
+    if (index >= 0) selectTile(app, index);
+  }
+}

@@ -1,0 +1,71 @@
+/* The page drawn from the model: the lobby's lists, and the shown game's panels and
+ * board (a live game's, or the replay's step). Called at most once per animation frame
+ * (main.js), it reads and draws and never sends a request. */
+
+import { $ } from './dom.js';
+import { renderPanels, tickClocks } from './panels.js';
+import { act, resign, selectTile, takeClue } from './play.js';
+import { replayBoard, replayTo, replaying, togglePlay } from './replay-controls.js';
+import { fetchRecord, stopWatching } from './shown-game.js';
+import { selectedDigit, shownGame } from './ui-state.js';
+
+/** A game in play as the board draws it (board/model.js BoardModel). */
+function liveBoard(app, game, digit) {
+  const { ui } = app;
+  return {
+    view: game.view,
+    digit,
+    candidates: game.candidates && game.candidates.digit === digit ? game.candidates.cells : null,
+    clue: ui.clue,
+    solution: null,
+    flashes: app.store.liveFlashes(game),
+    hover: ui.hover,
+    focus: ui.focus,
+  };
+}
+
+const inView = (node) => {
+  const box = node.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+};
+
+/** A game just opened (dealt, accepted, watched, replayed): its board and clocks into
+ * view. On a phone the form or list that opened it may be screens below; the title and
+ * the move's status come too where they fit above the board. */
+function reveal() {
+  const board = $('#board');
+  const clocks = $('#players');
+  if (inView(board) && inView(clocks)) return;
+  const view = $('#game-view');
+  const whole = board.getBoundingClientRect().bottom - view.getBoundingClientRect().top;
+  (whole <= window.innerHeight ? view : $('#game-body')).scrollIntoView({ block: 'start' });
+}
+
+export function renderPage(app) {
+  const { ui } = app;
+  app.lobby.renderGames();
+  app.lobby.renderLive();
+  const game = shownGame(app);
+  const shown = Boolean(game && game.view);
+  $('#no-game').hidden = shown;
+  $('#game-view').hidden = !shown;
+  if (!shown) return;
+  const digit = selectedDigit(app, game);
+  renderPanels({
+    game, ui, digit, summary: app.lobby.summary(game.id),
+    hint: ui.hintUntil > Date.now() ? ui.hint : null,
+    act: (action, fields, after) => act(app, action, fields, after),
+    selectTile: (index) => selectTile(app, index),
+    takeClue: () => takeClue(app),
+    resign: () => resign(app),
+    askRecord: (manual) => fetchRecord(app, game, manual),
+    unwatch: () => stopWatching(app, game.id),
+    replay: { to: (k) => replayTo(app, k), toggle: () => togglePlay(app) },
+  });
+  app.board.set(replaying(game) ? replayBoard(app, game) : liveBoard(app, game, digit));
+  tickClocks(game, app.store.serverNow());
+  if (ui.reveal) {
+    ui.reveal = false;
+    reveal();
+  }
+}

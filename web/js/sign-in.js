@@ -1,0 +1,129 @@
+/* Who the page plays as: the sign-in card (a name, a pasted token, the club's managed
+ * login), the identity in the header, and starting the connection with a token. */
+
+import * as auth from './auth.js';
+import { $, toast } from './dom.js';
+import { forgetGames } from './shown-game.js';
+
+/** A token about to expire renewed first (Cognito's last an hour), where it can be. */
+export async function freshToken(app, token) {
+  if (!auth.expired(token, 30000) || !auth.canRenew()) return token;
+  const renewed = await auth.renewedToken();
+  if (renewed) setIdentity(app, renewed);
+  return renewed || token;
+}
+
+function setIdentity(app, token) {
+  auth.rememberToken(token);
+  app.me = auth.playerName(token);
+  $('#who').textContent = app.me ? `Playing as ${app.me}` : '';
+  $('#change-name').hidden = false;
+}
+
+export function showApp(app) {
+  app.ui.changingName = false;
+  $('#login').hidden = true;
+  $('#app').hidden = false;
+}
+
+/** The sign-in card, with `problem` (if any) said above it. */
+export function showLogin(app, problem, { changing = false } = {}) {
+  app.ui.changingName = changing;
+  $('#login').hidden = false;
+  $('#app').hidden = true;
+  $('#name-form').hidden = !auth.canSignInByName;
+  $('#cognito-login').hidden = !auth.hasManagedLogin;
+  $('#login-cancel').hidden = !app.conn.token;
+  const details = $('#token-login');
+  if (!auth.canSignInByName) details.open = true;
+  const node = $('#login-problem');
+  node.hidden = !problem;
+  node.textContent = problem || '';
+  const name = $('#name-input');
+  if (!name.value) name.value = auth.rememberedName() || app.me;
+  (auth.canSignInByName ? name : $('#token-input')).focus();
+}
+
+export function startWith(app, token) {
+  const player = auth.playerName(token);
+  if (!player) {
+    showLogin(app, 'That does not look like a Numbridge token (a JWT from `numbridge token NAME`).');
+    return;
+  }
+  if (app.me && player !== app.me) forgetGames(app);
+  app.conn.use(token); // nothing of another token's is sent again
+  setIdentity(app, token);
+  if (auth.expired(token) && !auth.canRenew()) {
+    toast('This token has expired: sign in again, or get a new one with `numbridge token NAME`.', 'error');
+  }
+  showApp(app);
+  app.lobby.render();
+  app.render();
+  app.conn.connect();
+}
+
+export async function signInAs(app, name) {
+  const problem = auth.PLAYER_NAME.test(name) ? null
+    : 'A name is 1–32 characters: letters, digits, “_”, “.” and “-”.';
+  if (problem) {
+    showLogin(app, problem, { changing: app.ui.changingName });
+    return;
+  }
+  const submit = $('#name-form button[type=submit]');
+  submit.disabled = true;
+  try {
+    const token = await auth.signInByName(name);
+    auth.rememberName(name);
+    startWith(app, token);
+  } catch (err) {
+    showLogin(app, String(err.message || err), { changing: app.ui.changingName });
+  } finally {
+    submit.disabled = false;
+  }
+}
+
+export function attachSignIn(app) {
+  $('#name-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    app.renewingByName = false;
+    signInAs(app, $('#name-input').value.trim());
+  });
+  $('#token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const token = $('#token-input').value.trim();
+    if (!token) return;
+    auth.forgetName(); // this token is who we are now, not a remembered name
+    app.renewingByName = false;
+    startWith(app, token);
+  });
+  $('#change-name').addEventListener('click', () => {
+    $('#name-input').value = auth.rememberedName() || app.me;
+    $('#token-input').value = '';
+    showLogin(app, '', { changing: true });
+    $('#name-input').select();
+  });
+  $('#login-cancel').addEventListener('click', () => showApp(app));
+  $('#cognito-button').addEventListener('click', () => {
+    auth.startManagedLogin().catch((err) => showLogin(app, String(err.message || err)));
+  });
+}
+
+/** The page opened: a managed login's return, a token, a remembered name, or the card. */
+export async function signInAtStart(app) {
+  const params = new URLSearchParams(location.search); // before the token is taken out of it
+  const token = auth.initialToken();
+  let signedIn = '';
+  try {
+    signedIn = await auth.finishManagedLogin(params);
+  } catch (err) {
+    showLogin(app, String(err.message || err));
+    return;
+  }
+  if (signedIn) return startWith(app, signedIn);
+  const stale = token && auth.expired(token) && !auth.canRenew();
+  if (token && !stale) return startWith(app, token);
+  const name = auth.rememberedName();
+  if (name && auth.canSignInByName) return signInAs(app, name);
+  if (token) return startWith(app, token);
+  showLogin(app, '');
+}
