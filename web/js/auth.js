@@ -1,6 +1,7 @@
 /* Who the page plays as: a player token, and the ways to get one.
  *
- * - the local server (`numbridge serve`): sign in by name, `POST /local/token`;
+ * - the local server (`numbridge serve`): a name and a password, `POST /local/token`
+ *   (a new name makes the account; a name alone where the server runs --open-sign-in);
  * - any server: a pasted token (`numbridge token NAME`) or `?token=TOKEN`;
  * - a deployed stack: `?server=wss://…` (its WebSocketURI) and, for Cognito's managed
  *   login, `?login=https://…` (CognitoLoginUrl) with `&client=…` (CognitoClientId).
@@ -91,14 +92,32 @@ export const rememberedName = () => localStorage.getItem(NAME_KEY) || '';
 export const rememberName = (name) => localStorage.setItem(NAME_KEY, name);
 export const forgetName = () => localStorage.removeItem(NAME_KEY);
 
-/** `POST /local/token`: a token for `name` from the local server (Error: its reason). */
-export async function signInByName(name) {
+/** A refusal of `POST /local/token`: its typed `code` (weak_password, bad_password,
+ * rate_limited, bad_name, name_taken, disabled, bad_request, …) and the server's words. */
+export class SignInError extends Error {
+  constructor(message, code = '', retryAfterMs = 0) {
+    super(message);
+    this.code = code;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+const SAID = {
+  weak_password: 'A new name needs a password of at least 8 characters.',
+  bad_password: 'Wrong password for this name.',
+  disabled: 'This account is disabled: ask the club\'s host.',
+  name_taken: 'That name is taken: choose another.',
+};
+
+/** `POST /local/token`: a token for `name` from the local server (SignInError: why not).
+ * Without a password only a server started with --open-sign-in signs the name in. */
+export async function signInByName(name, password = '') {
   let response;
   try {
     response = await fetch('/local/token', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name }),
+      body: JSON.stringify(password ? { name, password } : { name }),
       cache: 'no-store',
     });
   } catch (_) {
@@ -111,7 +130,16 @@ export async function signInByName(name) {
     answer = null;
   }
   if (response.ok && answer && typeof answer.token === 'string') return answer.token;
-  if (answer && typeof answer.error === 'string') throw new Error(answer.error);
+  const code = answer && typeof answer.code === 'string' ? answer.code : '';
+  if (code === 'rate_limited') {
+    const seconds = Math.ceil((answer.retry_after_ms || 1000) / 1000);
+    throw new SignInError(`Too many tries: wait ${seconds} s and try again.`, code, answer.retry_after_ms);
+  }
+  if (code === 'bad_request' && !password) {
+    throw new SignInError('Enter your password (a new name: choose one, at least 8 characters).', code);
+  }
+  if (SAID[code]) throw new SignInError(SAID[code], code);
+  if (answer && typeof answer.error === 'string') throw new SignInError(answer.error, code);
   if (response.status === 404 || response.status === 405) {
     throw new Error('This server has no sign-in by name: paste a token instead.');
   }

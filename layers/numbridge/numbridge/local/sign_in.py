@@ -90,9 +90,9 @@ class LocalSignIn:
 
     async def token(self, request: web.Request) -> web.Response:
         try:
-            body = await _body(request)
-            fields = (read_fields(body, ("name",), ("password",)) if self.open_sign_in
-                      else read_fields(body, ("name", "password")))
+            fields = read_fields(await _body(request), ("name",), ("password",))
+            if not self.open_sign_in and "password" not in fields:
+                raise _bad("this server signs in with a name and a password")
             granted = await self._limited(request, fields["name"], lambda: self.sign_ins.sign_in(
                 fields["name"], fields.get("password")))
         except SignInRefused as refusal:
