@@ -56,6 +56,9 @@ class Page:
                  phone: dict[str, int] | None = None, profile: Path | None = None,
                  **options: Any) -> None:
         self.name = name
+        # English unless a test asks for another language: the tests read the English words
+        # (test_languages.py reads the others).
+        options = {"locale": "en-US", **options}
         if phone:
             options = {"viewport": phone, "has_touch": True, "is_mobile": True,
                        "device_scale_factor": 2, **options}
@@ -105,6 +108,25 @@ def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0) -> 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.1)
+
+
+def refreshed_until(player: Page, button: str, check: Callable[[], Any], what: str,
+                    timeout_s: float = 30.0, every_s: float = 1.5) -> Any:
+    """`check` true, pressing the list's Refresh now and then: the lobby's lists have no
+    push, and the page asks again only every 15 s by itself (a count that changed just
+    after an answer would otherwise wait for that)."""
+    last = 0.0
+
+    def refreshing() -> Any:
+        nonlocal last
+        if check():
+            return True
+        if time.monotonic() - last > every_s:
+            player.page.click(button)
+            last = time.monotonic()
+        return False
+
+    return eventually(refreshing, what, timeout_s)
 
 
 def open_with_token(player: Page, server: LocalServer) -> None:

@@ -28,6 +28,7 @@ from browser_kit import (
     eventually,
     my_move_or_end,
     play_one_turn,
+    refreshed_until,
     version,
 )
 from client import solve
@@ -480,14 +481,15 @@ def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) ->
             "data-digit")
         assert cy.page.locator("#log li").last.inner_text() == bob.page.locator(
             "#log li").last.inner_text().replace("bob (you)", "bob")
-        cy.page.click("#refresh-live")
-        eventually(lambda: "1 watcher" in row.inner_text(), "the watcher counted")
+        refreshed_until(cy, "#refresh-live", lambda: "1 watcher" in row.inner_text(),
+                        "the watcher counted")
         cy.shot("watching")
 
         # Stop watching: back to the lobby, and the game's watchers are down to none.
         cy.page.click("#actions button.unwatch")
         cy.page.wait_for_selector("#no-game:not([hidden])")
-        eventually(lambda: "0 watchers" in row.inner_text(), "the watcher gone")
+        refreshed_until(cy, "#refresh-live", lambda: "0 watchers" in row.inner_text(),
+                        "the watcher gone")
         assert ana.problems == [] and bob.problems == [] and cy.problems == [], (
             ana.problems + bob.problems + cy.problems)
     finally:

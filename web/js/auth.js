@@ -92,22 +92,20 @@ export const rememberedName = () => localStorage.getItem(NAME_KEY) || '';
 export const rememberName = (name) => localStorage.setItem(NAME_KEY, name);
 export const forgetName = () => localStorage.removeItem(NAME_KEY);
 
-/** A refusal of `POST /local/token`: its typed `code` (weak_password, bad_password,
- * rate_limited, bad_name, name_taken, disabled, bad_request, …) and the server's words. */
+/**
+ * Why signing in failed, as a catalog key's last part (`signin.<code>`, i18n.js) and
+ * what fills it: the page words it in the player's language.
+ */
 export class SignInError extends Error {
-  constructor(message, code = '', retryAfterMs = 0) {
-    super(message);
+  constructor(code, params = {}) {
+    super(code);
     this.code = code;
-    this.retryAfterMs = retryAfterMs;
+    this.params = params;
   }
 }
 
-const SAID = {
-  weak_password: 'A new name needs a password of at least 8 characters.',
-  bad_password: 'Wrong password for this name.',
-  disabled: 'This account is disabled: ask the club\'s host.',
-  name_taken: 'That name is taken: choose another.',
-};
+// The server's typed refusals (docs/protocol.md, "Local accounts") the page words itself.
+const WORDED = new Set(['weak_password', 'bad_password', 'disabled', 'name_taken']);
 
 /** `POST /local/token`: a token for `name` from the local server (SignInError: why not).
  * Without a password only a server started with --open-sign-in signs the name in. */
@@ -121,7 +119,7 @@ export async function signInByName(name, password = '') {
       cache: 'no-store',
     });
   } catch (_) {
-    throw new Error('The server does not answer: is `numbridge serve` running?');
+    throw new SignInError('server_down');
   }
   let answer = null;
   try {
@@ -132,18 +130,14 @@ export async function signInByName(name, password = '') {
   if (response.ok && answer && typeof answer.token === 'string') return answer.token;
   const code = answer && typeof answer.code === 'string' ? answer.code : '';
   if (code === 'rate_limited') {
-    const seconds = Math.ceil((answer.retry_after_ms || 1000) / 1000);
-    throw new SignInError(`Too many tries: wait ${seconds} s and try again.`, code, answer.retry_after_ms);
+    throw new SignInError('rate_limited', { seconds: Math.ceil((answer.retry_after_ms || 1000) / 1000) });
   }
-  if (code === 'bad_request' && !password) {
-    throw new SignInError('Enter your password (a new name: choose one, at least 8 characters).', code);
-  }
-  if (SAID[code]) throw new SignInError(SAID[code], code);
-  if (answer && typeof answer.error === 'string') throw new SignInError(answer.error, code);
-  if (response.status === 404 || response.status === 405) {
-    throw new Error('This server has no sign-in by name: paste a token instead.');
-  }
-  throw new Error(`sign-in failed (${response.status})`);
+  if (code === 'bad_request' && !password) throw new SignInError('need_password');
+  if (WORDED.has(code)) throw new SignInError(code);
+  // Any other reason is English (it is for logs too): shown as the server says it.
+  if (answer && typeof answer.error === 'string') throw new SignInError('refused', { reason: answer.error });
+  if (response.status === 404 || response.status === 405) throw new SignInError('no_name_sign_in');
+  throw new SignInError('failed', { status: response.status });
 }
 
 // ------------------------------------------------------- Cognito managed login (PKCE)
@@ -171,7 +165,7 @@ async function cognitoTokens(grant) {
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ client_id: login.client, ...grant }),
   });
-  if (!response.ok) throw new Error(`sign-in failed (${response.status})`);
+  if (!response.ok) throw new SignInError('failed', { status: response.status });
   const tokens = await response.json();
   if (tokens.refresh_token) localStorage.setItem(REFRESH_KEY, tokens.refresh_token);
   return tokens.id_token;

@@ -3,6 +3,7 @@
  * (main.js), it reads and draws and never sends a request. */
 
 import { $ } from './dom.js';
+import { noticeShown } from './notice.js';
 import { renderPanels, tickClocks } from './panels.js';
 import { act, resign, selectTile, takeClue } from './play.js';
 import { replayBoard, replayTo, replaying, togglePlay } from './replay-controls.js';
@@ -49,10 +50,11 @@ export function renderPage(app) {
   const shown = Boolean(game && game.view);
   $('#no-game').hidden = shown;
   $('#game-view').hidden = !shown;
+  noticeShown(shown ? game : null);
   if (!shown) return;
   const digit = selectedDigit(app, game);
   renderPanels({
-    game, ui, digit, summary: app.lobby.summary(game.id),
+    game, ui, digit, summary: app.lobby.summary(game.id), sides: app.board.turned ? 'turned' : 'flat',
     hint: ui.hintUntil > Date.now() ? ui.hint : null,
     act: (action, fields, after) => act(app, action, fields, after),
     selectTile: (index) => selectTile(app, index),
