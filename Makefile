@@ -16,7 +16,7 @@ SAM_CLI_VERSION := 1.170.0
 SAM_VENV := .venv-sam
 SAM_STAMP := $(SAM_VENV)/.installed-$(SAM_CLI_VERSION)
 
-.PHONY: setup serve test lint layer-check bench clean test-web test-js sam-build chromium
+.PHONY: setup serve test lint layer-check bench clean test-web test-js sam-build chromium test-iam
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,11 @@ test: lint layer-check test-js chromium
 	@if test -x $(CHROMIUM); then NUMBRIDGE_WEB_TESTS=1 $(BIN)/pytest; else \
 		echo "browser tests (tests/web): skipped — no Chromium at $(CHROMIUM) and apt-get could not install it"; \
 		$(BIN)/pytest; fi
+
+# Least privilege with every statement of every function taken away in turn (make test
+# takes away one of each kind): tests/integration/test_least_privilege.py.
+test-iam: $(STAMP)
+	NUMBRIDGE_IAM_EVERY_STATEMENT=1 $(BIN)/pytest tests/integration/test_least_privilege.py
 
 # The web client's pure modules (reducer, geometry, …) with Node's own test runner:
 # no npm packages. Skipped, saying so, on a machine without Node.
