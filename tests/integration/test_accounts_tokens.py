@@ -53,5 +53,5 @@ def test_an_expired_connection_is_refused_and_forgotten_at_its_next_request(
     assert refusal["type"] == "error" and refusal["code"] == "unauthorized"
     assert "expired" in refusal["message"]
     assert world.svc.connections.get(conn.id) is None
-    assert conn.id in world.api.deleted
-    assert conn.send("rooms") == []  # closed: nothing reaches it any more
+    # Forgotten: every later request on it is not signed in.
+    assert conn.send("rooms")[0]["code"] == "unauthorized"

@@ -20,7 +20,7 @@ import iam
 import pytest
 from harness import SECRET, SpySqs, World
 from numbridge import rules, sam_template
-from numbridge.auth import secret_source
+from numbridge.auth import issue_token, secret_source
 from numbridge.service import context as ctx
 from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
 from numbridge.service.aws.sqs_timers import SqsTimers
@@ -86,6 +86,7 @@ class Tee:
     def post_to_connection(self, ConnectionId: str, Data: bytes) -> dict[str, Any]:
         self.client.post_to_connection(ConnectionId=ConnectionId, Data=Data)
         return self.recorder.post_to_connection(ConnectionId=ConnectionId, Data=Data)
+
 
 
 def function_services(world: World, stack: Stack, function_id: str,
@@ -199,6 +200,17 @@ def scenario(world: World) -> None:
         fields = choose(state, rng)
         ok(ana.ask(fields.pop("action"), game=bot_game, **fields))
     assert current(world, bot_game).status == "finished"
+    # lobby, deal, move: a connection whose token expired is told and forgotten
+    expiring = [world.connect(None, token=issue_token("dee", SECRET, ttl_s=60, now=time.time()))
+                for _ in range(3)]
+    world.clock.advance(int((time.time() + 61) * 1000) - world.clock())
+    for (status, conn), (action, fields) in zip(expiring, (
+            ("rooms", {}), ("accept", {"proposal": "p-none"}),
+            ("sync", {"game": game, "v": 0})), strict=True):
+        assert status == 200 and conn is not None
+        [refusal] = conn.send(action, **fields)
+        assert refusal["code"] == "unauthorized" and "expired" in refusal["message"], refusal
+        assert world.svc.connections.get(conn.id) is None
 
 
 @dataclass

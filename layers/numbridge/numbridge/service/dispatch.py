@@ -159,17 +159,12 @@ class MessageHandler:
         return settle(self.svc, decide, once, request.id)
 
     def _close_expired(self, connection_id: str, request: req.Request) -> Outcome:
-        """A connection whose token expired is told, forgotten and closed (API Gateway
-        picks the close code; the local gateway closed it at expiry with 4001 already).
-        Nothing is left to answer after the close."""
+        """A connection whose token expired is told and forgotten: every later request on
+        it is ``unauthorized`` (the local gateway closed it at expiry with 4001 already;
+        API Gateway ends it at its 2 h limit). Nothing is left to answer."""
         self.svc.notifier.post(connection_id, refused(request.id, ProtocolError(
             "unauthorized", "token expired: sign in again and reconnect")).replies)
         self.svc.connections.remove(connection_id)
-        try:
-            self.svc.management.delete_connection(ConnectionId=connection_id)
-        except Exception:  # already gone: nothing left to close
-            logger.info("expired connection already closed",
-                        extra={"connection": connection_id})
         return Outcome([])
 
     def _limited(self, key: str, request: req.Request) -> Outcome | None:
