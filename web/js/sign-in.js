@@ -48,7 +48,8 @@ export function showLogin(app, problem, { changing = false } = {}) {
   node.textContent = problem || '';
   const name = $('#name-input');
   if (!name.value) name.value = auth.rememberedName() || app.me;
-  (auth.canSignInByName ? name : $('#token-input')).focus();
+  const first = name.value ? $('#password-input') : name;
+  (auth.canSignInByName ? first : $('#token-input')).focus();
 }
 
 export function startWith(app, token) {
@@ -69,7 +70,9 @@ export function startWith(app, token) {
   app.conn.connect();
 }
 
-export async function signInAs(app, name) {
+/** Sign `name` in with `password` (none: a name alone, which only an --open-sign-in
+ * server takes; any other asks for the password on the card). The password is never kept. */
+export async function signInAs(app, name, password = '') {
   const problem = auth.PLAYER_NAME.test(name) ? null : t('signin.name_rule');
   if (problem) {
     showLogin(app, problem, { changing: app.ui.changingName });
@@ -78,8 +81,9 @@ export async function signInAs(app, name) {
   const submit = $('#name-form button[type=submit]');
   submit.disabled = true;
   try {
-    const token = await auth.signInByName(name);
+    const token = await auth.signInByName(name, password);
     auth.rememberName(name);
+    $('#password-input').value = '';
     startWith(app, token);
   } catch (err) {
     showLogin(app, signInProblem(err), { changing: app.ui.changingName });
@@ -92,7 +96,7 @@ export function attachSignIn(app) {
   $('#name-form').addEventListener('submit', (event) => {
     event.preventDefault();
     app.renewingByName = false;
-    signInAs(app, $('#name-input').value.trim());
+    signInAs(app, $('#name-input').value.trim(), $('#password-input').value);
   });
   $('#token-form').addEventListener('submit', (event) => {
     event.preventDefault();
