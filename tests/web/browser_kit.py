@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+# The README's screenshots are taken anew only when asked (NUMBRIDGE_README_SHOTS=1): a
+# plain run leaves the checkout as it was and keeps its screenshots with the artifacts.
+SCREENSHOTS = (Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+               if os.environ.get("NUMBRIDGE_README_SHOTS") == "1" else ARTIFACTS)
 TIMEOUT_MS = 30_000
 DESKTOP = {"width": 1400, "height": 1000}
 # The phones the client is checked on (CSS pixels), portrait; landscape is the same turned.

@@ -18,19 +18,16 @@ choice remembered over a reload.
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import ARTIFACTS, Page, board_now, eventually, fresh_name, play_the_bot
+from browser_kit import SCREENSHOTS, Page, board_now, eventually, fresh_name, play_the_bot
 from client import solve
 from e2e_server import LocalServer
 
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = (REPO / "docs" / "screenshots" if os.environ.get("NUMBRIDGE_README_SHOTS") == "1"
-               else ARTIFACTS)
 CATALOGS = {
     lang: json.loads((REPO / "web" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
     for lang in ("en", "el", "it", "bg", "es")
@@ -112,6 +109,7 @@ def test_lobby_and_a_game_in_each_language(browser: Any, club: LocalServer, lang
         assert page.locator("#name-form h2").inner_text() == say(lang, "signin.title")
         assert page.locator("#language").input_value() == lang
         page.fill("#name-input", name)
+        page.fill("#password-input", f"{name}'s password")  # a new name: its account made
         page.click("#name-form button[type=submit]")
         player.wait_connected()
         who = say(lang, "header.playing_as", name=name)

@@ -34,6 +34,9 @@ const inView = (node) => {
  * view. On a phone the form or list that opened it may be screens below; the title and
  * the move's status come too where they fit above the board. */
 function reveal() {
+  // What the lobby said on the way ("dealing a game…") is old news now, and on a phone it
+  // would lie over the clocks.
+  for (const note of document.querySelectorAll('#toasts .toast:not(.error)')) note.remove();
   const board = $('#board');
   const clocks = $('#players');
   if (inView(board) && inView(clocks)) return;
