@@ -31,7 +31,7 @@ FUNCTIONS = {
 API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
-           "SignUpLogGroup"}
+           "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
 # Created only as other parameters say.
 OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "ApiGatewayAccount": "ApiGatewayLogsRoleWanted",
             "ApiGatewayLogsRole": "ApiGatewayLogsRoleWanted"}
@@ -534,3 +534,80 @@ def test_every_checkov_skip_gives_its_reason(raw: dict[str, Any]) -> None:
             assert len(skip["comment"].split()) >= 8, (logical_id, skip)
             skipped += 1
     assert skipped > 0
+
+
+# ---------------------------------------------------------------- alarms and dashboard
+
+PACKAGE = ROOT / "layers" / "numbridge" / "numbridge"
+
+
+def emitted_metrics() -> set[str]:
+    """Every metric name the code emits: the first argument of ``count``/``measure``
+    where it is written, the names ``play._measure`` maps events to, and Powertools'
+    ``ColdStart`` (handlers.entry asks for it)."""
+    import ast
+
+    names: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in {"count", "measure"} and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                names.add(str(node.args[0].value))
+            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+                    and [getattr(t, "id", None) for t in node.targets] == ["names"]):
+                names.update(str(v.value) for v in node.value.values
+                             if isinstance(v, ast.Constant))
+    entry = (PACKAGE / "service" / "handlers" / "entry.py").read_text(encoding="utf-8")
+    if "capture_cold_start_metric=" in entry:
+        names.add("ColdStart")
+    return names
+
+
+def test_the_code_emits_the_metrics_that_are_read() -> None:
+    assert {"Moves", "AckLatency", "TimerLag", "ColdStart", "DealLatency"} <= emitted_metrics()
+
+
+def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any]) -> None:
+    alarms = {k: v["Properties"] for k, v in raw["Resources"].items()
+              if v["Type"] == "AWS::CloudWatch::Alarm"}
+    for alarm in alarms.values():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+        if alarm["Namespace"] == "Numbridge":
+            assert alarm["MetricName"] in emitted_metrics(), alarm["MetricName"]
+    watched = {(a["Namespace"], a["MetricName"], json.dumps(a["Dimensions"][0]["Value"]))
+               for a in alarms.values()}
+    queues = [k for k, v in raw["Resources"].items() if v["Type"] == "AWS::SQS::Queue"
+              and k not in {"TimerQueue", "BotQueue"}]
+    for queue in queues:  # every dead-letter queue
+        assert ("AWS/SQS", "ApproximateNumberOfMessagesVisible",
+                json.dumps({"Fn::GetAtt": [queue, "QueueName"]})) in watched, queue
+    for function_id in FUNCTIONS:
+        for metric in ("Errors", "Throttles"):
+            assert ("AWS/Lambda", metric, json.dumps({"Ref": function_id})) in watched
+    lag = alarms["TimerLagAlarm"]
+    assert (lag["ExtendedStatistic"], lag["MetricName"]) == ("p99", "TimerLag")
+    assert {m for n, m, _ in watched if n == "AWS/ApiGateway"} == {
+        "ExecutionError", "IntegrationError"}
+    assert {m for n, m, _ in watched if n == "AWS/DynamoDB"} == {
+        "ReadThrottleEvents", "WriteThrottleEvents"}
+    subscription = raw["Resources"]["AlarmSubscription"]
+    assert subscription["Condition"] == "AlarmEmailGiven"
+    assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
+
+
+def test_the_dashboard_shows_what_the_code_emits(raw: dict[str, Any]) -> None:
+    body = json.loads(raw["Resources"]["Dashboard"]["Properties"]["DashboardBody"]["Fn::Sub"])
+    ours: set[str] = set()
+    titles = []
+    for widget in body["widgets"]:
+        titles.append(widget["properties"]["title"])
+        for metric in widget["properties"]["metrics"]:
+            if isinstance(metric[0], dict):
+                ours.update(re.findall(r'MetricName="(\w+)"', metric[0]["expression"]))
+            elif metric[0] == "Numbridge":
+                ours.add(metric[1])
+    assert ours == {"Moves", "AckLatency", "ColdStart", "TimerLag"}
+    assert ours <= emitted_metrics()
+    assert len(titles) == 6
