@@ -3,7 +3,7 @@
 
 import * as auth from './auth.js';
 import { $, toast } from './dom.js';
-import { t } from './i18n.js';
+import { fmtUnit, t } from './i18n.js';
 import { forgetGames } from './shown-game.js';
 
 /** A token about to expire renewed first (Cognito's last an hour), where it can be. */
@@ -16,7 +16,11 @@ export async function freshToken(app, token) {
 
 /** Why signing in failed, in the player's words (auth.js SignInError; anything else: the browser's). */
 function signInProblem(err) {
-  if (err instanceof auth.SignInError) return t(`signin.${err.code}`, err.params);
+  if (err instanceof auth.SignInError) {
+    // A wait in the language's own unit ("45 s", "45 δευτ.", "45 сек").
+    const wait = typeof err.params.seconds === 'number' ? fmtUnit(err.params.seconds, 'second') : undefined;
+    return t(`signin.${err.code}`, { ...err.params, wait });
+  }
   return t('signin.failed_because', { reason: String(err.message || err) });
 }
 
