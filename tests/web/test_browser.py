@@ -70,10 +70,16 @@ def server(tmp_path: Path) -> Iterator[LocalServer]:
         local.kill()
 
 
+def password_of(name: str) -> str:
+    return f"{name}'s password"
+
+
 def sign_in_by_name(player: Page, server: LocalServer, name: str) -> None:
+    """The sign-in card, with the name and its password (a new name: an account made)."""
     player.page.goto(f"{server.url}/")
     player.page.wait_for_selector("#name-input")
     player.page.fill("#name-input", name)
+    player.page.fill("#password-input", password_of(name))
     player.page.click("#name-form button[type=submit]")
     player.wait_connected()
     assert player.page.locator("#who").inner_text() == f"Playing as {name}"
@@ -259,6 +265,7 @@ def test_sign_in_by_name_is_remembered_and_can_change(browser: Any, server: Loca
         page.wait_for_selector("#name-input")
         assert page.input_value("#name-input") == "carol"
         page.fill("#name-input", "dave")
+        page.fill("#password-input", password_of("dave"))
         page.click("#name-form button[type=submit]")
         eventually(lambda: page.locator("#who").inner_text() == "Playing as dave", "dave")
         carol.wait_connected()
@@ -277,6 +284,39 @@ def test_sign_in_by_name_is_remembered_and_can_change(browser: Any, server: Loca
         assert carol.problems == [], carol.problems
     finally:
         carol.close()
+
+
+def test_sign_up_sign_out_and_sign_in_with_the_wrong_then_the_right_password(
+        browser: Any, server: LocalServer) -> None:
+    gil = Page(browser, "gil")
+    try:
+        page = gil.page
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#name-input")
+        # A new name with a short password: refused, said why, no account made.
+        page.fill("#name-input", "gil")
+        page.fill("#password-input", "short")
+        page.click("#name-form button[type=submit]")
+        page.wait_for_selector("#login-problem:not([hidden])")
+        assert "at least 8 characters" in page.locator("#login-problem").inner_text()
+        sign_in_by_name(gil, server, "gil")  # signed up
+
+        page.click("#change-name")  # signed out: the card again, the name remembered
+        page.wait_for_selector("#name-input")
+        assert page.input_value("#name-input") == "gil"
+        assert page.input_value("#password-input") == ""  # a password is never kept
+        page.fill("#password-input", "not gil's password")
+        page.click("#name-form button[type=submit]")
+        eventually(lambda: "Wrong password" in page.locator("#login-problem").inner_text(),
+                   "the wrong password said")
+        page.fill("#password-input", password_of("gil"))
+        page.click("#name-form button[type=submit]")
+        eventually(lambda: page.locator("#login").is_hidden(), "signed in")
+        gil.wait_connected()
+        assert page.locator("#who").inner_text() == "Playing as gil"
+        assert gil.problems == [], gil.problems
+    finally:
+        gil.close()
 
 
 def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer) -> None:

@@ -62,6 +62,8 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
         page.wait_for_selector("#name-input")
         assert page.evaluate(FOCUSED) == "name-input"  # the sign-in card takes the focus
         keys.type(kit.name)
+        keys.press("Tab")  # the password, next (a new name: its account made)
+        keys.type(f"{kit.name}'s password")
         keys.press("Enter")
         kit.wait_connected()
         page.wait_for_selector("#b-room option[value=blitz]", state="attached")

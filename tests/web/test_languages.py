@@ -109,6 +109,7 @@ def test_lobby_and_a_game_in_each_language(browser: Any, club: LocalServer, lang
         assert page.locator("#name-form h2").inner_text() == say(lang, "signin.title")
         assert page.locator("#language").input_value() == lang
         page.fill("#name-input", name)
+        page.fill("#password-input", f"{name}'s password")  # a new name: its account made
         page.click("#name-form button[type=submit]")
         player.wait_connected()
         who = say(lang, "header.playing_as", name=name)

@@ -3,7 +3,7 @@
 
 import * as auth from './auth.js';
 import { $, toast } from './dom.js';
-import { t } from './i18n.js';
+import { fmtUnit, t } from './i18n.js';
 import { forgetGames } from './shown-game.js';
 
 /** A token about to expire renewed first (Cognito's last an hour), where it can be. */
@@ -16,7 +16,11 @@ export async function freshToken(app, token) {
 
 /** Why signing in failed, in the player's words (auth.js SignInError; anything else: the browser's). */
 function signInProblem(err) {
-  if (err instanceof auth.SignInError) return t(`signin.${err.code}`, err.params);
+  if (err instanceof auth.SignInError) {
+    // A wait in the language's own unit ("45 s", "45 δευτ.", "45 сек").
+    const wait = typeof err.params.seconds === 'number' ? fmtUnit(err.params.seconds, 'second') : undefined;
+    return t(`signin.${err.code}`, { ...err.params, wait });
+  }
   return t('signin.failed_because', { reason: String(err.message || err) });
 }
 
@@ -48,7 +52,8 @@ export function showLogin(app, problem, { changing = false } = {}) {
   node.textContent = problem || '';
   const name = $('#name-input');
   if (!name.value) name.value = auth.rememberedName() || app.me;
-  (auth.canSignInByName ? name : $('#token-input')).focus();
+  const first = name.value ? $('#password-input') : name;
+  (auth.canSignInByName ? first : $('#token-input')).focus();
 }
 
 export function startWith(app, token) {
@@ -69,7 +74,9 @@ export function startWith(app, token) {
   app.conn.connect();
 }
 
-export async function signInAs(app, name) {
+/** Sign `name` in with `password` (none: a name alone, which only an --open-sign-in
+ * server takes; any other asks for the password on the card). The password is never kept. */
+export async function signInAs(app, name, password = '') {
   const problem = auth.PLAYER_NAME.test(name) ? null : t('signin.name_rule');
   if (problem) {
     showLogin(app, problem, { changing: app.ui.changingName });
@@ -78,8 +85,9 @@ export async function signInAs(app, name) {
   const submit = $('#name-form button[type=submit]');
   submit.disabled = true;
   try {
-    const token = await auth.signInByName(name);
+    const token = await auth.signInByName(name, password);
     auth.rememberName(name);
+    $('#password-input').value = '';
     startWith(app, token);
   } catch (err) {
     showLogin(app, signInProblem(err), { changing: app.ui.changingName });
@@ -92,7 +100,7 @@ export function attachSignIn(app) {
   $('#name-form').addEventListener('submit', (event) => {
     event.preventDefault();
     app.renewingByName = false;
-    signInAs(app, $('#name-input').value.trim());
+    signInAs(app, $('#name-input').value.trim(), $('#password-input').value);
   });
   $('#token-form').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -265,8 +265,10 @@ const CALL_SINKS = {
   toast: (args) => args.slice(0, 1), hint: (args) => args.slice(1, 2), showLogin: (args) => args.slice(1, 2),
   button: (args) => [args[0], args[4]].filter(Boolean), Error: (args) => args.slice(0, 1),
   richText: (args) => args, alert: (args) => args, confirm: (args) => args,
+  announce: (args) => args.slice(0, 1), notify: (args) => args.slice(0, 2),
+  Notification: (args) => args.slice(0, 1), showNotification: (args) => args.slice(0, 1),
 };
-const PROPERTY_SINKS = new Set(['title', 'aria-label', 'placeholder', 'alt', 'text', 'label', 'aria-description']);
+const PROPERTY_SINKS = new Set(['title', 'aria-label', 'placeholder', 'alt', 'text', 'label', 'aria-description', 'body']);
 const ASSIGN_SINKS = new Set(['textContent', 'innerText', 'innerHTML', 'title', 'placeholder', 'ariaLabel']);
 const ATTRIBUTE_SINKS = new Set(['title', 'aria-label', 'placeholder', 'alt', 'aria-description']);
 
@@ -337,6 +339,9 @@ test('the scan finds words where they would show (it is not blind)', () => {
     "items.push(button('Resign', 'resign', resign));",
     "throw new Error('The server does not answer');",
     "h('div', {}, `${n} blocks`);",
+    "announce('Your move');",
+    "notify('Your move', `against ${name}`, tag);",
+    "registration.showNotification('Numbridge', { body: 'It is your move' });",
   ];
   for (const sample of samples) assert.equal(wordsWrittenInCode(tokenize(sample)).length >= 1, true, sample);
   const clean = [
