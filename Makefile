@@ -10,13 +10,18 @@ STAMP := $(VENV)/.installed
 # when its requirements change; the wheels stay in $(VENV)/layer-wheels.
 LAYER_CHECKED := $(VENV)/.layer-checked
 
+# checkov in a venv of its own (tools/checkov-requirements.txt pins it): every check of
+# template.yaml passes or is skipped with its reason in the template's Metadata.
+CHECKOV_VENV := $(VENV)/checkov
+CHECKOV_STAMP := $(CHECKOV_VENV)/.installed
+
 # sam build as it runs before a deploy: SAM CLI in a venv of its own (its pins are not
 # the dev tools'), python3.13 first on PATH (tools/python313.sh: PATH, else pyenv).
 SAM_CLI_VERSION := 1.170.0
 SAM_VENV := .venv-sam
 SAM_STAMP := $(SAM_VENV)/.installed-$(SAM_CLI_VERSION)
 
-.PHONY: setup serve test lint layer-check bench clean test-web test-js sam-build chromium
+.PHONY: setup serve test lint layer-check bench clean test-web test-js sam-build chromium test-iam checkov
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,10 +44,26 @@ $(LAYER_CHECKED): layers/numbridge/requirements.txt layers/numbridge/build_layer
 	$(BIN)/python tools/layer_check.py --cache $(VENV)/layer-wheels
 	touch $@
 
-test: lint layer-check test-js chromium
+test: lint checkov layer-check test-js chromium
 	@if test -x $(CHROMIUM); then NUMBRIDGE_WEB_TESTS=1 $(BIN)/pytest; else \
 		echo "browser tests (tests/web): skipped — no Chromium at $(CHROMIUM) and apt-get could not install it"; \
 		$(BIN)/pytest; fi
+
+# Least privilege with every statement of every function taken away in turn (make test
+# takes away one of each kind): tests/integration/test_least_privilege.py.
+test-iam: $(STAMP)
+	NUMBRIDGE_IAM_EVERY_STATEMENT=1 $(BIN)/pytest tests/integration/test_least_privilege.py
+
+$(CHECKOV_STAMP): tools/checkov-requirements.txt | $(STAMP)
+	rm -rf $(CHECKOV_VENV)
+	$(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r tools/checkov-requirements.txt
+	touch $@
+
+# --skip-download: nothing fetched from Prisma Cloud (guidelines, severities).
+checkov: $(CHECKOV_STAMP)
+	$(CHECKOV_VENV)/bin/checkov -f template.yaml --framework cloudformation --compact \
+		--quiet --skip-download
 
 # The web client's pure modules (reducer, geometry, …) with Node's own test runner:
 # no npm packages. Skipped, saying so, on a machine without Node.

@@ -29,6 +29,7 @@ from typing import Any
 import boto3
 from numbridge.auth import issue_token
 from numbridge.local.datadir import token_secret
+from numbridge.local.stores import TABLE_NAME
 from websockets.sync.client import ClientConnection, connect
 
 Frame = dict[str, Any]
@@ -160,6 +161,27 @@ class LocalServer:
             return [(str(pk), str(sk)) for pk, sk in db.execute("SELECT pk, sk FROM items")]
 
     # ---------------------------------------------------------------- clients
+
+    def store_args(self) -> list[str]:
+        """The store arguments of a host command (``numbridge account``) for this server."""
+        if "--dynamodb-endpoint" in self.args:
+            endpoint = self.args[self.args.index("--dynamodb-endpoint") + 1]
+            return ["--store", "dynamodb", "--table", TABLE_NAME, "--dynamodb-endpoint",
+                    endpoint]
+        return ["--data-dir", str(self.data_dir)]
+
+    def post(self, path: str, payload: object) -> tuple[int, dict[str, Any]]:
+        """A JSON POST (``/local/token``, ``/local/password``): status and answer."""
+        request = urllib.request.Request(self.url + path, data=json.dumps(payload).encode(),
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read())
+
+    def sign_in(self, name: str, password: str) -> tuple[int, dict[str, Any]]:
+        return self.post("/local/token", {"name": name, "password": password})
 
     def token(self, name: str) -> str:
         """A token for player ``name``, signed with this server's secret."""

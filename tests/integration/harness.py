@@ -23,7 +23,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 from ledger import Ledger
-from numbridge.auth import issue_token
+from numbridge.auth import MAX_TTL_S, issue_token
 from numbridge.club.rooms_config import load_rooms
 from numbridge.local.routing import select_route
 from numbridge.protocol.models import validate_frame
@@ -92,8 +92,20 @@ class ManagementApi:
     def __init__(self, ledger: Ledger) -> None:
         self.ledger = ledger
         self.open: set[str] = set()
+        self.deleted: set[str] = set()
         self.frames: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self.crash_after_commit = False
+
+    def delete_connection(self, ConnectionId: str) -> dict[str, Any]:
+        if ConnectionId not in self.open:
+            raise ClientError(
+                {"Error": {"Code": "GoneException", "Message": "gone"},
+                 "ResponseMetadata": {"HTTPStatusCode": 410}},
+                "DeleteConnection",
+            )
+        self.open.discard(ConnectionId)
+        self.deleted.add(ConnectionId)
+        return {}
 
     def post_to_connection(self, ConnectionId: str, Data: bytes) -> dict[str, Any]:
         if self.crash_after_commit:
@@ -214,7 +226,8 @@ class World:
         cid = f"conn{next(_ids)}="
         event["requestContext"]["connectionId"] = cid
         if token is None and player is not None:
-            token = issue_token(player, SECRET)
+            # The longest life: tests move the clock on by days.
+            token = issue_token(player, SECRET, ttl_s=MAX_TTL_S)
         query = ({"token": token} if token else {}) | ({"batch": "1"} if batch else {})
         event["queryStringParameters"] = query or None
         event["multiValueQueryStringParameters"] = ({k: [v] for k, v in query.items()}

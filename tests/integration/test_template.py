@@ -15,14 +15,10 @@ from typing import Any
 import boto3
 import cfnlint.api
 import pytest
+from iam import ROOT, TEMPLATE, actions, as_list, statements, transformed
 from numbridge import sam_template as template_tables
 from numbridge.protocol.requests import KINDS
-from samtranslator.parser.parser import Parser
-from samtranslator.translator.translator import Translator
-from samtranslator.yaml_helper import yaml_parse
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATE = ROOT / "template.yaml"
 _spec = importlib.util.spec_from_file_location("template_routes", ROOT / "tools" / "routes.py")
 assert _spec is not None and _spec.loader is not None
 template_routes = importlib.util.module_from_spec(_spec)
@@ -34,7 +30,11 @@ FUNCTIONS = {
 }
 API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction"}
 # Created only with EnableCognito.
-COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction"}
+COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
+           "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
+# Created only as other parameters say.
+OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "ApiGatewayAccount": "ApiGatewayLogsRoleWanted",
+            "ApiGatewayLogsRole": "ApiGatewayLogsRoleWanted"}
 # Connect and Disconnect post presence frames.
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction",
            "ConnectFunction", "DisconnectFunction"}
@@ -54,35 +54,6 @@ DESIGN_ENV = {
 # ---------------------------------------------------------------- fixtures
 
 
-class StubManagedPolicyLoader:
-    """What ``ManagedPolicyLoader`` would fetch from IAM: names → ARNs, offline."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def load(self) -> dict[str, str]:
-        self.calls += 1
-        return {
-            name: f"arn:aws:iam::aws:policy/{path}{name}"
-            for name, path in {
-                "AWSLambdaBasicExecutionRole": "service-role/",
-                "AWSXrayWriteOnlyAccess": "",
-                "AWSLambdaSQSQueueExecutionRole": "service-role/",
-            }.items()
-        }
-
-
-def sam_template() -> dict[str, Any]:
-    """The template as ``sam package`` hands it to the transform: code in S3."""
-    template: dict[str, Any] = yaml_parse(TEMPLATE.read_text(encoding="utf-8"))
-    for logical_id, resource in template["Resources"].items():
-        properties = resource.get("Properties", {})
-        for key in ("CodeUri", "ContentUri"):
-            if isinstance(properties.get(key), str):
-                properties[key] = f"s3://numbridge-artifacts/{logical_id}.zip"
-    return template
-
-
 @pytest.fixture(scope="module")
 def raw() -> dict[str, Any]:
     return template_tables.load_template(TEMPLATE)
@@ -91,36 +62,11 @@ def raw() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def cfn() -> dict[str, Any]:
     """The CloudFormation template the SAM transform makes, offline."""
-    loader = StubManagedPolicyLoader()
-    translator = Translator(None, Parser(), boto_session=boto3.Session(region_name="us-east-1"))
-    out: dict[str, Any] = translator.translate(
-        sam_template(), parameter_values={}, get_managed_policy_map=loader.load
-    )
-    return json.loads(json.dumps(out))  # plain dicts and lists
+    return transformed()
 
 
 def of_type(template: dict[str, Any], type_: str) -> dict[str, dict[str, Any]]:
     return {k: v for k, v in template["Resources"].items() if v["Type"] == type_}
-
-
-def as_list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else [value]
-
-
-def statements(cfn: dict[str, Any], function_id: str) -> list[dict[str, Any]]:
-    """Every inline IAM statement of a function's execution role."""
-    function = cfn["Resources"][function_id]
-    role_id = function["Properties"]["Role"]["Fn::GetAtt"][0]
-    role = cfn["Resources"][role_id]["Properties"]
-    return [
-        statement
-        for policy in role.get("Policies", [])
-        for statement in as_list(policy["PolicyDocument"]["Statement"])
-    ]
-
-
-def actions(statement: dict[str, Any]) -> list[str]:
-    return [str(a) for a in as_list(statement.get("Action", []))]
 
 
 def functions_allowed(cfn: dict[str, Any], prefix: str) -> set[str]:
@@ -192,7 +138,9 @@ def test_websocket_api_stage_and_output(raw: dict[str, Any], cfn: dict[str, Any]
     assert stage["Properties"]["AutoDeploy"] is True
     assert stage["Properties"]["StageName"] == {"Ref": "StageName"}
     assert raw["Parameters"]["StageName"]["Default"] == "prod"
-    assert set(stage["DependsOn"]) == set(of_type(cfn, "AWS::ApiGatewayV2::Route"))
+    # every route, and the account's logging role (AccessLogsReady)
+    assert set(stage["DependsOn"]) == set(of_type(cfn, "AWS::ApiGatewayV2::Route")) | {
+        "AccessLogsReady"}
     uri = cfn["Outputs"]["WebSocketURI"]["Value"]["Fn::Sub"]
     assert uri.startswith("wss://${WebSocketApi}.execute-api.${AWS::Region}.")
     assert {"GameTableName", "TokenSecretArn"} <= set(cfn["Outputs"])
@@ -280,21 +228,23 @@ def test_only_posting_functions_may_manage_connections(cfn: dict[str, Any]) -> N
 
 
 def test_no_wildcard_resources_and_tables_scoped(cfn: dict[str, Any]) -> None:
+    """Every statement names its resources: the game table (or its index), never "*";
+    test_least_privilege.py shows that each is needed and enough."""
+    table = {"Fn::GetAtt": ["GameTable", "Arn"]}
+    index = {"Fn::Sub": "${GameTable.Arn}/index/gsi1"}
     for function_id in FUNCTIONS:
-        tables: set[str] = set()
+        tables = []
         for statement in statements(cfn, function_id):
             assert statement.get("Effect") == "Allow"
-            assert "*" not in actions(statement)
+            assert not any("*" in a for a in actions(statement)), (function_id, statement)
             assert "*" not in as_list(statement["Resource"]), (function_id, statement)
             if any(a.startswith("dynamodb:") for a in actions(statement)):
-                for resource in as_list(statement["Resource"]):
-                    template, variables = resource["Fn::Sub"]
-                    assert template.startswith("arn:${AWS::Partition}:dynamodb:")
-                    table = variables["tableName"]
-                    assert isinstance(table, dict) and "Ref" in table, (function_id, table)
-                    tables.add(table["Ref"])
-        assert tables == (set() if function_id == "SignUpFunction" else {"GameTable"}), (
-            function_id)
+                assert statement["Resource"] in (table, index), (function_id, statement)
+                tables.append(statement["Resource"])
+        # Scans and batch writes belong to `numbridge club`, run by an operator.
+        for statement in statements(cfn, function_id):
+            assert not {"dynamodb:Scan", "dynamodb:BatchWriteItem"} & set(actions(statement))
+        assert (table in tables) == (function_id != "SignUpFunction"), function_id
 
 
 def queue_senders(cfn: dict[str, Any], queue: str) -> set[str]:
@@ -317,7 +267,7 @@ def test_timer_queue_and_token_secret_access(cfn: dict[str, Any]) -> None:
         s for s in statements(cfn, "ConnectFunction")
         if "secretsmanager:GetSecretValue" in actions(s)
     ]
-    assert statement["Resource"]["Fn::Sub"][1]["secretArn"] == {"Ref": "TokenSecret"}
+    assert statement["Resource"] == {"Ref": "TokenSecret"}
     assert actions(statement) == ["secretsmanager:GetSecretValue"]
 
 
@@ -468,8 +418,9 @@ def test_cognito_resources_exist_only_when_enabled(raw: dict[str, Any]) -> None:
     for logical_id in COGNITO:
         assert resources[logical_id]["Condition"] in {"CognitoEnabled", "CognitoDomainWanted"}
     assert resources["UserPoolDomain"]["Condition"] == "CognitoDomainWanted"
-    conditional = {k for k, v in resources.items() if "Condition" in v}
-    assert conditional == COGNITO
+    conditional = {k: v["Condition"] for k, v in resources.items() if "Condition" in v}
+    assert set(conditional) == COGNITO | set(OPTIONAL)
+    assert {k: conditional[k] for k in OPTIONAL} == OPTIONAL
     for output_id, output in raw["Outputs"].items():
         assert ("Condition" in output) == output_id.startswith("Cognito"), output_id
 
@@ -517,3 +468,146 @@ def test_sign_up_is_checked_by_the_signup_function(cfn: dict[str, Any]) -> None:
     assert permission["Properties"]["SourceArn"] == {"Fn::GetAtt": ["UserPool", "Arn"]}
     assert resources["SignUpFunction"]["Condition"] == "CognitoEnabled"
     assert statements(cfn, "SignUpFunction") == []  # logs only
+
+
+# ---------------------------------------------------------------- logs, failures, concurrency
+
+
+def test_every_function_logs_to_a_group_that_expires(raw: dict[str, Any]) -> None:
+    resources = raw["Resources"]
+    groups = {k: v for k, v in resources.items() if v["Type"] == "AWS::Logs::LogGroup"}
+    named = {json.dumps(g["Properties"]["LogGroupName"]): g for g in groups.values()}
+    for function_id in FUNCTIONS:
+        group = named[json.dumps({"Fn::Sub": f"/aws/lambda/${{{function_id}}}"})]
+        assert group["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+        assert group.get("Condition") == resources[function_id].get("Condition")
+    assert all(g["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+               for g in groups.values())
+    assert raw["Parameters"]["LogRetentionDays"]["Default"] == 30
+
+
+def test_the_access_log_is_json_without_the_query_string(raw: dict[str, Any]) -> None:
+    stage = raw["Resources"]["WebSocketStage"]["Properties"]
+    settings = stage["AccessLogSettings"]
+    assert settings["DestinationArn"] == {"Fn::GetAtt": ["AccessLogGroup", "Arn"]}
+    fields = json.loads(settings["Format"])
+    assert {"requestId", "routeKey", "status", "connectionId", "integrationLatency"} <= set(
+        fields)
+    # The token travels in the query string: no variable that could carry it.
+    text = settings["Format"].lower()
+    for leak in ("querystring", "token", "$context.identity.user", "authorizer", "$input"):
+        assert leak not in text, leak
+    assert stage["DefaultRouteSettings"]["LoggingLevel"] == "OFF"
+    assert stage["DefaultRouteSettings"]["DataTraceEnabled"] is False
+
+
+def test_the_sweeps_failures_go_to_a_queue_only_lambda_sends_to(cfn: dict[str, Any]) -> None:
+    (config,) = of_type(cfn, "AWS::Lambda::EventInvokeConfig").values()
+    properties = config["Properties"]
+    assert properties["FunctionName"] == {"Ref": "TimeoutFunction"}
+    destination = properties["DestinationConfig"]["OnFailure"]["Destination"]
+    assert destination == {"Fn::GetAtt": ["SweepFailureQueue", "Arn"]}
+    (statement,) = [s for s in statements(cfn, "TimeoutFunction") if s["Sid"] == "AsyncFailures"]
+    assert actions(statement) == ["sqs:SendMessage"] and statement["Resource"] == destination
+    for function_id in FUNCTIONS - {"TimeoutFunction"}:
+        assert "SweepFailureQueue" not in json.dumps(statements(cfn, function_id))
+
+
+def test_the_clocks_and_bots_have_concurrency_of_their_own(raw: dict[str, Any]) -> None:
+    resources = raw["Resources"]
+    reserved = {k: v["Properties"]["ReservedConcurrentExecutions"] for k, v in resources.items()
+                if "ReservedConcurrentExecutions" in v.get("Properties", {})}
+    assert reserved == {"TimeoutFunction": {"Ref": "TimeoutConcurrency"},
+                        "BotFunction": {"Ref": "BotConcurrency"},
+                        "DealFunction": {"Ref": "DealConcurrency"}}
+    # A queue's poller runs no more containers than are reserved (no throttled retries).
+    for function_id, event in (("TimeoutFunction", "Timer"), ("BotFunction", "Turn")):
+        scaling = resources[function_id]["Properties"]["Events"][event]["Properties"]
+        assert scaling["ScalingConfig"]["MaximumConcurrency"] == reserved[function_id]
+
+
+def test_every_checkov_skip_gives_its_reason(raw: dict[str, Any]) -> None:
+    skipped = 0
+    for logical_id, resource in raw["Resources"].items():
+        for skip in resource.get("Metadata", {}).get("checkov", {}).get("skip", []):
+            assert re.fullmatch(r"CKV_AWS_\d+", skip["id"]), logical_id
+            assert len(skip["comment"].split()) >= 8, (logical_id, skip)
+            skipped += 1
+    assert skipped > 0
+
+
+# ---------------------------------------------------------------- alarms and dashboard
+
+PACKAGE = ROOT / "layers" / "numbridge" / "numbridge"
+
+
+def emitted_metrics() -> set[str]:
+    """Every metric name the code emits: the first argument of ``count``/``measure``
+    where it is written, the names ``play._measure`` maps events to, and Powertools'
+    ``ColdStart`` (handlers.entry asks for it)."""
+    import ast
+
+    names: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in {"count", "measure"} and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                names.add(str(node.args[0].value))
+            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+                    and [getattr(t, "id", None) for t in node.targets] == ["names"]):
+                names.update(str(v.value) for v in node.value.values
+                             if isinstance(v, ast.Constant))
+    entry = (PACKAGE / "service" / "handlers" / "entry.py").read_text(encoding="utf-8")
+    if "capture_cold_start_metric=" in entry:
+        names.add("ColdStart")
+    return names
+
+
+def test_the_code_emits_the_metrics_that_are_read() -> None:
+    assert {"Moves", "AckLatency", "TimerLag", "ColdStart", "DealLatency"} <= emitted_metrics()
+
+
+def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any]) -> None:
+    alarms = {k: v["Properties"] for k, v in raw["Resources"].items()
+              if v["Type"] == "AWS::CloudWatch::Alarm"}
+    for alarm in alarms.values():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
+        if alarm["Namespace"] == "Numbridge":
+            assert alarm["MetricName"] in emitted_metrics(), alarm["MetricName"]
+    watched = {(a["Namespace"], a["MetricName"], json.dumps(a["Dimensions"][0]["Value"]))
+               for a in alarms.values()}
+    queues = [k for k, v in raw["Resources"].items() if v["Type"] == "AWS::SQS::Queue"
+              and k not in {"TimerQueue", "BotQueue"}]
+    for queue in queues:  # every dead-letter queue
+        assert ("AWS/SQS", "ApproximateNumberOfMessagesVisible",
+                json.dumps({"Fn::GetAtt": [queue, "QueueName"]})) in watched, queue
+    for function_id in FUNCTIONS:
+        for metric in ("Errors", "Throttles"):
+            assert ("AWS/Lambda", metric, json.dumps({"Ref": function_id})) in watched
+    lag = alarms["TimerLagAlarm"]
+    assert (lag["ExtendedStatistic"], lag["MetricName"]) == ("p99", "TimerLag")
+    assert {m for n, m, _ in watched if n == "AWS/ApiGateway"} == {
+        "ExecutionError", "IntegrationError"}
+    assert {m for n, m, _ in watched if n == "AWS/DynamoDB"} == {
+        "ReadThrottleEvents", "WriteThrottleEvents"}
+    subscription = raw["Resources"]["AlarmSubscription"]
+    assert subscription["Condition"] == "AlarmEmailGiven"
+    assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
+
+
+def test_the_dashboard_shows_what_the_code_emits(raw: dict[str, Any]) -> None:
+    body = json.loads(raw["Resources"]["Dashboard"]["Properties"]["DashboardBody"]["Fn::Sub"])
+    ours: set[str] = set()
+    titles = []
+    for widget in body["widgets"]:
+        titles.append(widget["properties"]["title"])
+        for metric in widget["properties"]["metrics"]:
+            if isinstance(metric[0], dict):
+                ours.update(re.findall(r'MetricName="(\w+)"', metric[0]["expression"]))
+            elif metric[0] == "Numbridge":
+                ours.add(metric[1])
+    assert ours == {"Moves", "AckLatency", "ColdStart", "TimerLag"}
+    assert ours <= emitted_metrics()
+    assert len(titles) == 6

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+# The README's screenshots are taken anew only when asked (NUMBRIDGE_README_SHOTS=1): a
+# plain run leaves the checkout as it was and keeps its screenshots with the artifacts.
+SCREENSHOTS = (Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+               if os.environ.get("NUMBRIDGE_README_SHOTS") == "1" else ARTIFACTS)
 TIMEOUT_MS = 30_000
 DESKTOP = {"width": 1400, "height": 1000}
 # The phones the client is checked on (CSS pixels), portrait; landscape is the same turned.
@@ -56,6 +61,9 @@ class Page:
                  phone: dict[str, int] | None = None, profile: Path | None = None,
                  **options: Any) -> None:
         self.name = name
+        # English unless a test asks for another language: the tests read the English words
+        # (test_languages.py reads the others).
+        options = {"locale": "en-US", **options}
         if phone:
             options = {"viewport": phone, "has_touch": True, "is_mobile": True,
                        "device_scale_factor": 2, **options}
@@ -105,6 +113,32 @@ def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0) -> 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.1)
+
+
+def refreshed_until(player: Page, button: str, check: Callable[[], Any], what: str,
+                    timeout_s: float = 30.0, every_s: float = 1.5) -> Any:
+    """`check` true, pressing the list's Refresh now and then: the lobby's lists have no
+    push, and the page asks again only every 15 s by itself (a count that changed just
+    after an answer would otherwise wait for that)."""
+    last = 0.0
+
+    def refreshing() -> Any:
+        nonlocal last
+        if check():
+            return True
+        if time.monotonic() - last > every_s:
+            player.page.click(button)
+            last = time.monotonic()
+        return False
+
+    return eventually(refreshing, what, timeout_s)
+
+
+def box_of(locator: Any) -> dict[str, float]:
+    """An element's box on screen. The page draws the board anew whenever its model
+    changes (a list's answer, a presence): the cell found may be gone by the time it is
+    measured, and its successor is measured then."""
+    return dict(eventually(locator.bounding_box, "the element's box", timeout_s=5))
 
 
 def open_with_token(player: Page, server: LocalServer) -> None:

@@ -1,6 +1,6 @@
 """The client for a keyboard and a screen reader: axe-core (vendored, injected by
-Playwright) finds nothing serious or critical on the sign-in page, the lobby, a game, a
-game watched, and a finished game's replay."""
+Playwright) finds nothing serious or critical on the sign-in page, the lobby, a game (and
+its keys' help), a game watched, and a finished game's replay."""
 
 from __future__ import annotations
 
@@ -47,6 +47,10 @@ def test_axe_finds_nothing_serious_on_any_screen(browser: Any, club: LocalServer
         ana.page.locator("#hand button.tile").first.click()
         ana.page.wait_for_selector("#board g.cell[data-candidate='1']")
         check(ana, "game", seen)
+        ana.page.keyboard.press("?")
+        ana.page.wait_for_selector("#keys-help:not([hidden])")
+        check(ana, "keys-help", seen)
+        ana.page.keyboard.press("Escape")
 
         open_with_token(cy, club)
         cy.page.click("#refresh-live")

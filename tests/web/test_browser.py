@@ -25,9 +25,11 @@ import pytest
 from browser_kit import (
     Page,
     board_now,
+    box_of,
     eventually,
     my_move_or_end,
     play_one_turn,
+    refreshed_until,
     version,
 )
 from client import solve
@@ -68,10 +70,16 @@ def server(tmp_path: Path) -> Iterator[LocalServer]:
         local.kill()
 
 
+def password_of(name: str) -> str:
+    return f"{name}'s password"
+
+
 def sign_in_by_name(player: Page, server: LocalServer, name: str) -> None:
+    """The sign-in card, with the name and its password (a new name: an account made)."""
     player.page.goto(f"{server.url}/")
     player.page.wait_for_selector("#name-input")
     player.page.fill("#name-input", name)
+    player.page.fill("#password-input", password_of(name))
     player.page.click("#name-form button[type=submit]")
     player.wait_connected()
     assert player.page.locator("#who").inner_text() == f"Playing as {name}"
@@ -112,9 +120,9 @@ def test_propose_accept_and_place(browser: Any, server: LocalServer) -> None:
         start_game(server, ana, bob)
 
         # The board is a rhombus of hexagons: each row half a cell right of the one above.
-        first = ana.cell(0, 0).locator("polygon").bounding_box()
-        right = ana.cell(0, 1).locator("polygon").bounding_box()
-        below = ana.cell(1, 0).locator("polygon").bounding_box()
+        first = box_of(ana.cell(0, 0).locator("polygon"))
+        right = box_of(ana.cell(0, 1).locator("polygon"))
+        below = box_of(ana.cell(1, 0).locator("polygon"))
         (x00, y00), (x01, y01), (x10, y10) = centre(first), centre(right), centre(below)
         pitch = x01 - x00
         assert pitch > 10 and abs(y01 - y00) < 1
@@ -257,6 +265,7 @@ def test_sign_in_by_name_is_remembered_and_can_change(browser: Any, server: Loca
         page.wait_for_selector("#name-input")
         assert page.input_value("#name-input") == "carol"
         page.fill("#name-input", "dave")
+        page.fill("#password-input", password_of("dave"))
         page.click("#name-form button[type=submit]")
         eventually(lambda: page.locator("#who").inner_text() == "Playing as dave", "dave")
         carol.wait_connected()
@@ -275,6 +284,39 @@ def test_sign_in_by_name_is_remembered_and_can_change(browser: Any, server: Loca
         assert carol.problems == [], carol.problems
     finally:
         carol.close()
+
+
+def test_sign_up_sign_out_and_sign_in_with_the_wrong_then_the_right_password(
+        browser: Any, server: LocalServer) -> None:
+    gil = Page(browser, "gil")
+    try:
+        page = gil.page
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#name-input")
+        # A new name with a short password: refused, said why, no account made.
+        page.fill("#name-input", "gil")
+        page.fill("#password-input", "short")
+        page.click("#name-form button[type=submit]")
+        page.wait_for_selector("#login-problem:not([hidden])")
+        assert "at least 8 characters" in page.locator("#login-problem").inner_text()
+        sign_in_by_name(gil, server, "gil")  # signed up
+
+        page.click("#change-name")  # signed out: the card again, the name remembered
+        page.wait_for_selector("#name-input")
+        assert page.input_value("#name-input") == "gil"
+        assert page.input_value("#password-input") == ""  # a password is never kept
+        page.fill("#password-input", "not gil's password")
+        page.click("#name-form button[type=submit]")
+        eventually(lambda: "Wrong password" in page.locator("#login-problem").inner_text(),
+                   "the wrong password said")
+        page.fill("#password-input", password_of("gil"))
+        page.click("#name-form button[type=submit]")
+        eventually(lambda: page.locator("#login").is_hidden(), "signed in")
+        gil.wait_connected()
+        assert page.locator("#who").inner_text() == "Playing as gil"
+        assert gil.problems == [], gil.problems
+    finally:
+        gil.close()
 
 
 def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer) -> None:
@@ -440,14 +482,15 @@ def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) ->
             "data-digit")
         assert cy.page.locator("#log li").last.inner_text() == bob.page.locator(
             "#log li").last.inner_text().replace("bob (you)", "bob")
-        cy.page.click("#refresh-live")
-        eventually(lambda: "1 watcher" in row.inner_text(), "the watcher counted")
+        refreshed_until(cy, "#refresh-live", lambda: "1 watcher" in row.inner_text(),
+                        "the watcher counted")
         cy.shot("watching")
 
         # Stop watching: back to the lobby, and the game's watchers are down to none.
         cy.page.click("#actions button.unwatch")
         cy.page.wait_for_selector("#no-game:not([hidden])")
-        eventually(lambda: "0 watchers" in row.inner_text(), "the watcher gone")
+        refreshed_until(cy, "#refresh-live", lambda: "0 watchers" in row.inner_text(),
+                        "the watcher gone")
         assert ana.problems == [] and bob.problems == [] and cy.problems == [], (
             ana.problems + bob.problems + cy.problems)
     finally:

@@ -1,6 +1,7 @@
 /* Who the page plays as: a player token, and the ways to get one.
  *
- * - the local server (`numbridge serve`): sign in by name, `POST /local/token`;
+ * - the local server (`numbridge serve`): a name and a password, `POST /local/token`
+ *   (a new name makes the account; a name alone where the server runs --open-sign-in);
  * - any server: a pasted token (`numbridge token NAME`) or `?token=TOKEN`;
  * - a deployed stack: `?server=wss://…` (its WebSocketURI) and, for Cognito's managed
  *   login, `?login=https://…` (CognitoLoginUrl) with `&client=…` (CognitoClientId).
@@ -91,18 +92,34 @@ export const rememberedName = () => localStorage.getItem(NAME_KEY) || '';
 export const rememberName = (name) => localStorage.setItem(NAME_KEY, name);
 export const forgetName = () => localStorage.removeItem(NAME_KEY);
 
-/** `POST /local/token`: a token for `name` from the local server (Error: its reason). */
-export async function signInByName(name) {
+/**
+ * Why signing in failed, as a catalog key's last part (`signin.<code>`, i18n.js) and
+ * what fills it: the page words it in the player's language.
+ */
+export class SignInError extends Error {
+  constructor(code, params = {}) {
+    super(code);
+    this.code = code;
+    this.params = params;
+  }
+}
+
+// The server's typed refusals (docs/protocol.md, "Local accounts") the page words itself.
+const WORDED = new Set(['weak_password', 'bad_password', 'disabled', 'name_taken']);
+
+/** `POST /local/token`: a token for `name` from the local server (SignInError: why not).
+ * Without a password only a server started with --open-sign-in signs the name in. */
+export async function signInByName(name, password = '') {
   let response;
   try {
     response = await fetch('/local/token', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name }),
+      body: JSON.stringify(password ? { name, password } : { name }),
       cache: 'no-store',
     });
   } catch (_) {
-    throw new Error('The server does not answer: is `numbridge serve` running?');
+    throw new SignInError('server_down');
   }
   let answer = null;
   try {
@@ -111,11 +128,16 @@ export async function signInByName(name) {
     answer = null;
   }
   if (response.ok && answer && typeof answer.token === 'string') return answer.token;
-  if (answer && typeof answer.error === 'string') throw new Error(answer.error);
-  if (response.status === 404 || response.status === 405) {
-    throw new Error('This server has no sign-in by name: paste a token instead.');
+  const code = answer && typeof answer.code === 'string' ? answer.code : '';
+  if (code === 'rate_limited') {
+    throw new SignInError('rate_limited', { seconds: Math.ceil((answer.retry_after_ms || 1000) / 1000) });
   }
-  throw new Error(`sign-in failed (${response.status})`);
+  if (code === 'bad_request' && !password) throw new SignInError('need_password');
+  if (WORDED.has(code)) throw new SignInError(code);
+  // Any other reason is English (it is for logs too): shown as the server says it.
+  if (answer && typeof answer.error === 'string') throw new SignInError('refused', { reason: answer.error });
+  if (response.status === 404 || response.status === 405) throw new SignInError('no_name_sign_in');
+  throw new SignInError('failed', { status: response.status });
 }
 
 // ------------------------------------------------------- Cognito managed login (PKCE)
@@ -143,7 +165,7 @@ async function cognitoTokens(grant) {
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ client_id: login.client, ...grant }),
   });
-  if (!response.ok) throw new Error(`sign-in failed (${response.status})`);
+  if (!response.ok) throw new SignInError('failed', { status: response.status });
   const tokens = await response.json();
   if (tokens.refresh_token) localStorage.setItem(REFRESH_KEY, tokens.refresh_token);
   return tokens.id_token;

@@ -3,20 +3,20 @@
 
 import * as auth from './auth.js';
 import { $ } from './dom.js';
+import { fmtIn, t } from './i18n.js';
 import { showLogin, signInAs } from './sign-in.js';
 
 export function showConnState(app) {
   const { conn } = app;
   const node = $('#conn');
   node.dataset.state = conn.state;
-  if (conn.state === 'open') node.textContent = 'connected';
-  else if (conn.state === 'connecting') node.textContent = 'connecting…';
+  if (conn.state === 'open') node.textContent = t('conn.open');
+  else if (conn.state === 'connecting') node.textContent = t('conn.connecting');
   else if (conn.state === 'waiting') {
     const secs = Math.max(0, Math.ceil((conn.retryAt - Date.now()) / 1000));
-    const why = conn.everOpened ? 'connection lost' : 'cannot connect (server down or token refused)';
-    node.textContent = `${why} — retrying in ${secs} s`;
-  } else if (conn.state === 'refused') node.textContent = 'token refused';
-  else node.textContent = 'not connected';
+    node.textContent = t(conn.everOpened ? 'conn.lost' : 'conn.cannot', { when: fmtIn(secs, 'second') });
+  } else if (conn.state === 'refused') node.textContent = t('conn.refused');
+  else node.textContent = t('conn.idle');
 }
 
 /** Never connected with this token: is the server down, or did it refuse the token? */
@@ -25,8 +25,7 @@ export function explainRefusal(app) {
   const token = conn.token;
   if (auth.server) {
     // No HTTP side to ask: API Gateway only answers the socket.
-    showLogin(app, `${auth.server} refused this token or cannot be reached (still retrying). `
-      + 'Sign in again, or paste a token for this stack.');
+    showLogin(app, t('conn.stack_refused', { server: auth.server }));
     return;
   }
   fetch('/web/favicon.svg', { method: 'HEAD', cache: 'no-store' }).then(
@@ -35,7 +34,7 @@ export function explainRefusal(app) {
   ).then((serverUp) => {
     if (conn.everOpened || conn.token !== token) return;
     if (!serverUp) {
-      showLogin(app, 'The server does not answer: is `numbridge serve` running? (Still retrying.)');
+      showLogin(app, t('conn.server_down'));
       return;
     }
     // The server answers HTTP but refuses the socket: retrying this token will not help.
@@ -46,7 +45,6 @@ export function explainRefusal(app) {
       signInAs(app, app.me);
       return;
     }
-    showLogin(app, 'The server refused this token (forged, expired, or from another data directory). '
-      + 'Sign in by name, or paste a token from `numbridge token NAME` for this server.');
+    showLogin(app, t('conn.token_refused'));
   });
 }

@@ -30,7 +30,7 @@ export class Connection {
    * @param {() => void} hooks.onOpen       each (re)connection
    * @param {(state: string) => void} hooks.onState  idle | connecting | open | waiting | refused
    * @param {() => void} hooks.onNeverOpened  the second failed attempt with a token never accepted
-   * @param {(text: string) => void} hooks.onQueued  a change kept for the next connection
+   * @param {() => void} hooks.onQueued  a change kept for the next connection
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -62,7 +62,7 @@ export class Connection {
     if (!this.isOpen && QUERIES.has(action)) return null;
     this.pending.set(frame.id, { frame, onAnswer: onAnswer || null, quiet });
     if (this.isOpen) this.ws.send(JSON.stringify(frame));
-    else this.hooks.onQueued('Not connected: the request is sent when the connection is back.');
+    else this.hooks.onQueued();
     return frame.id;
   }
 

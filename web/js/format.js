@@ -1,12 +1,31 @@
-/* Words and numbers as the page shows them: pure functions, no DOM. */
+/* Words and numbers as the page shows them: pure functions, no DOM. The words come
+ * from the catalog (i18n.js). */
 
-export const VARIANTS = { bridge: 'Bridge', blitz: 'Blitz', domains: 'Domains' };
+import { englishMessage, fmtUnit, t } from './i18n.js';
+
+export const VARIANTS = ['bridge', 'blitz', 'domains'];
 export const SEATS = ['blue', 'red'];
+export const BLOCKS = ['regular', 'irregular'];
 
 export const other = (seat) => (seat === 'blue' ? 'red' : 'blue');
-export const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const cellText = (cell) => `(${cell[0]},${cell[1]})`;
-export const variantName = (variant) => VARIANTS[variant] || variant;
+/** A variant as the language's rule page names it (Bridge: Γέφυρα, Ponte, Мост, Puente). */
+export const variantName = (variant) => (VARIANTS.includes(variant) ? t(`variant.${variant}`) : variant);
+/** A block layout (`regular`, `irregular`) in words. */
+export const blocksName = (blocks) => (BLOCKS.includes(blocks) ? t(`blocks.${blocks}`) : blocks);
+/**
+ * A room's name: the catalog's for the club's own rooms, as long as the server still
+ * names the room as the English catalog does (a room the club renamed or added keeps
+ * the server's title); else the server's title, else the room's id.
+ */
+export function roomName(id, title) {
+  const key = `room.name.${id}`;
+  const english = englishMessage(key);
+  if (english !== null && (title === undefined || title === null || title === english)) return t(key);
+  return title || id;
+}
+/** A seat's colour in words. */
+export const seatName = (seat) => (SEATS.includes(seat) ? t(`seat.${seat}`) : seat);
 
 export function fmtClock(ms) {
   if (ms === null || ms === undefined) return '—';
@@ -18,36 +37,47 @@ export function fmtClock(ms) {
 }
 
 export function fmtDuration(ms) {
-  if (ms === null || ms === undefined) return 'no limit';
-  if (ms % 60000 === 0) return `${ms / 60000} min`;
-  return `${Math.round(ms / 1000)} s`;
+  if (ms === null || ms === undefined) return t('time.no_limit');
+  if (ms % 60000 === 0) return fmtUnit(ms / 60000, 'minute');
+  return fmtUnit(Math.round(ms / 1000), 'second');
 }
 
-const lowerFirst = (text) => `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+/**
+ * A result in words; `players` maps seats to `{name}` (or to a name), `you` the viewer's
+ * seat; `sides` how the board lies where the words are read ('flat' or 'turned', see
+ * geometry.js `layout`), which names the sides a winner connected; null: not named (a
+ * line that stays while the screen may turn).
+ */
+/** A seat's goal in Bridge and Blitz, naming its sides as the board lies ('flat', 'turned'). */
+export const goalText = (seat, sides = 'flat') => t(`player.goal_${seat}${sides === 'turned' ? '_turned' : ''}`);
 
-/** A result in words; `players` maps seats to `{name}` (or to a name), `you` the viewer's seat. */
-export function resultText(result, players, variant, you) {
+export function resultText(result, players, variant, you, sides = 'flat') {
   if (!result) return '';
-  const name = (seat) => (players && players[seat] ? (players[seat].name || players[seat]) : seat);
+  const name = (seat) => (players && players[seat] ? (players[seat].name || players[seat]) : seatName(seat));
   const winner = result.winner;
-  if (result.by === 'aborted') return 'Aborted — no result, unrated';
-  if (!winner) return 'Draw by agreement';
+  if (result.by === 'aborted') return t('result.aborted');
+  if (!winner) return t('result.draw');
   const loser = other(winner);
-  const who = winner === you ? 'You win' : `${name(winner)} wins`;
-  const lost = loser === you ? 'You' : name(loser);
+  const who = winner === you ? t('result.you_win') : t('result.wins', { name: name(winner) });
   switch (result.by) {
     case 'goal':
       if (variant === 'domains') {
         const table = result.block_table;
-        const score = table ? ` (${table[winner]}–${table[loser]}, ${table.undecided} undecided)` : '';
-        return `${who}: a majority of the blocks${score}`;
+        return table
+          ? t('result.majority_score', { who, won: table[winner], lost: table[loser], count: table.undecided })
+          : t('result.majority', { who });
       }
-      return `${who}: sides connected (${winner === 'blue' ? 'top ↔ bottom' : 'left ↔ right'})`;
+      if (!sides) return t('result.connected', { who });
+      return t(`result.connected_${winner}${sides === 'turned' ? '_turned' : ''}`, { who });
     case 'resign':
-      return `${lost} resigned — ${lowerFirst(who)}`;
-    case 'time':
-      return `${lost} ran out of time — ${lowerFirst(who)}`;
+    case 'time': {
+      // Who lost, said first: "ana resigned — you win", "You ran out of time — bob wins".
+      const how = result.by === 'resign' ? 'resigned' : 'time';
+      if (winner === you) return t(`result.${how}_you_win`, { name: name(loser) });
+      if (loser === you) return t(`result.you_${how}`, { winner: name(winner) });
+      return t(`result.${how}`, { name: name(loser), winner: name(winner) });
+    }
     default:
-      return `${who} (${result.by})`;
+      return t('result.other', { who, by: result.by });
   }
 }

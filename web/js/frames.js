@@ -3,24 +3,15 @@
 
 import { ANSWERS } from './connection.js';
 import { toast } from './dom.js';
+import { t } from './i18n.js';
 import { UNVERSIONED } from './reducer.js';
 import { selectedDigit } from './ui-state.js';
 
-const ERROR_TEXT = {
-  malformed: 'malformed request',
-  unknown_action: 'unknown action',
-  unauthorized: 'not allowed',
-  not_found: 'not found',
-  not_your_turn: 'it is not your turn',
-  illegal: 'illegal',
-  game_over: 'the game is over',
-  conflict: 'a concurrent change won — try again',
-  rate_limited: 'too many requests — slow down',
-  internal: 'server error',
-  too_many_games: 'too many bot games in play — finish one first',
-  too_many_watches: 'watching too many games on this connection',
-  full: 'this game has as many watchers as it can take',
-};
+/** The error codes the server answers with (docs/asyncapi.json); each is worded in the catalog as `error.<code>`. */
+export const ERROR_CODES = [
+  'malformed', 'unknown_action', 'unauthorized', 'not_found', 'not_your_turn', 'illegal', 'game_over', 'conflict',
+  'rate_limited', 'internal', 'too_many_games', 'too_many_watches', 'full',
+];
 
 /** A frame (`pending`: the request it answers, if any). */
 export function onFrame(app, frame, pending) {
@@ -35,15 +26,19 @@ export function onFrame(app, frame, pending) {
     store.onEvent(frame);
   } else if (frame.type === undefined && typeof frame.message === 'string') {
     // API Gateway's own answer (e.g. "Forbidden", "Internal server error").
-    toast(`Server: ${frame.message}`, 'error');
+    toast(t('error.gateway', { message: frame.message }), 'error');
   }
 }
 
 function onAnswer(app, frame, pending) {
   if (frame.type === 'error') {
     if (!(pending && pending.quiet)) {
-      const action = pending ? pending.frame.action : 'request';
-      toast(`${action}: ${ERROR_TEXT[frame.code] || frame.code} — ${frame.message}`, 'error');
+      // The code in the player's language; the server's own message (English, for logs too)
+      // after it as the detail it gives.
+      const action = pending ? pending.frame.action : '';
+      const text = ERROR_CODES.includes(frame.code) ? t(`error.${frame.code}`) : t('error.unknown', { code: frame.code });
+      const said = frame.message ? t('error.detail', { text, detail: frame.message }) : text;
+      toast(action ? t('error.of_action', { action, text: said }) : said, 'error');
     }
     return;
   }

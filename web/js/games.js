@@ -6,6 +6,7 @@
  * (the server answers with the missed events, or with a whole `state`). A game watched
  * as a spectator is watched again on a new connection (a watch belongs to a connection). */
 
+import { t } from './i18n.js';
 import { logEntry } from './journal.js';
 import { applyEvent, applyState } from './reducer.js';
 import { admit, emptyQueue, release } from './sequence.js';
@@ -69,7 +70,7 @@ export class GameStore {
     game.candidates = null;
     this.noteServerTime(view.now_ms, true);
     if (!before) {
-      game.log.push({ kind: 'joined', text: view.moves ? `(shown from move ${view.moves + 1} on)` : 'New game' });
+      game.log.push({ kind: 'joined', text: view.moves ? t('log.joined', { move: view.moves + 1 }) : t('log.new_game') });
     }
     const { ready, waiting } = release(game.waiting, view.v);
     game.waiting = waiting;

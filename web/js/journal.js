@@ -1,41 +1,55 @@
 /* The moves list beside the board: one line per event, in words. Pure. */
 
-import { cellText, plural, resultText } from './format.js';
+import { cellText, resultText, seatName as seatWord } from './format.js';
+import { fmtNumber, t } from './i18n.js';
 import { TURN_EVENTS } from './reducer.js';
 
 /** Seat name as the viewer reads it. */
 function seatName(view, seat) {
   const player = view.players && view.players[seat];
-  const name = player ? player.name : seat;
-  return seat === view.you ? `${name} (you)` : name;
+  const name = player ? player.name : seatWord(seat);
+  return seat === view.you ? t('log.you', { name }) : name;
 }
 
-const TEXT = {
-  placed: (view, ev) => `${seatName(view, ev.seat)} placed ${ev.digit} at ${cellText(ev.cell)}`,
-  mistake: (view, ev) => `${seatName(view, ev.seat)}: mistake — ${ev.digit} does not go at ${cellText(ev.cell)}`,
-  taken: (view, ev) => `${seatName(view, ev.seat)} took the clue at ${cellText(ev.cell)}${
-    ev.paid ? ` for ${plural(ev.paid, 'tile')}` : ' for free'}`,
-  exchanged: (view, ev) => `${seatName(view, ev.seat)} exchanged ${plural(ev.count, 'tile')}`,
-  swapped: (view, ev) => `${seatName(view, ev.seat)} swapped (pie rule): took over ${cellText(ev.cell)}`,
-  timeout: (view, ev) => `${seatName(view, ev.seat)} ran out of time for the move`,
-  passed: (view, ev) => `${seatName(view, ev.seat)} passed: nothing to play`,
-  timeouts: (view, ev) => `${plural(ev.count, 'more move')} lost to the clock${
-    ev.passes ? ` (and ${ev.passes} automatic pass${ev.passes === 1 ? '' : 'es'})` : ''}`,
-  draw_offered: (view, ev) => `${seatName(view, ev.seat)} offers a draw`,
-  draw_declined: (view, ev) => `${seatName(view, ev.seat)} declined the draw`,
-  draw_lapsed: (view, ev) => `The draw offer of ${seatName(view, ev.seat)} lapsed`,
-  adjourn_offered: (view, ev) => `${seatName(view, ev.seat)} proposes to adjourn`,
-  adjourn_lapsed: (view, ev) => `The adjournment offer of ${seatName(view, ev.seat)} lapsed`,
-  adjourned: (view, ev) => (ev.auto
-    ? 'Four moves in a row lost to the clock: the game is adjourned'
-    : `${seatName(view, ev.seat)} accepted: the game is adjourned, clocks stopped`),
-  resume_requested: (view, ev) => `${seatName(view, ev.seat)} asks to resume`,
-  resumed: () => 'The game is resumed',
-  finished: (view, ev) => resultText(ev.result, view.players, view.variant, view.you),
-  rematch_offered: (view, ev) => `${seatName(view, ev.seat)} offers a rematch`,
-  rematch_declined: (view, ev) => `${seatName(view, ev.seat)} declined the rematch`,
-  rematch_accepted: (view, ev) => `${seatName(view, ev.seat)} accepted the rematch`,
+// Each event's line: its catalog key `log.<type>` and what fills the key's placeholders.
+const PARAMS = {
+  placed: (view, ev) => ({ cell: cellText(ev.cell), digit: ev.digit }),
+  mistake: (view, ev) => ({ cell: cellText(ev.cell), digit: ev.digit }),
+  taken: (view, ev) => ({ cell: cellText(ev.cell), count: ev.paid || 0 }),
+  exchanged: (view, ev) => ({ count: ev.count }),
+  swapped: (view, ev) => ({ cell: cellText(ev.cell) }),
+  timeout: () => ({}),
+  passed: () => ({}),
+  draw_offered: () => ({}),
+  draw_declined: () => ({}),
+  draw_lapsed: () => ({}),
+  adjourn_offered: () => ({}),
+  adjourn_lapsed: () => ({}),
+  resume_requested: () => ({}),
+  rematch_offered: () => ({}),
+  rematch_declined: () => ({}),
+  rematch_accepted: () => ({}),
 };
+
+function text(view, ev) {
+  switch (ev.type) {
+    case 'timeouts': {
+      const lost = t('log.timeouts', { count: ev.count });
+      return ev.passes ? t('log.timeouts_passes', { lost, count: ev.passes }) : lost;
+    }
+    case 'adjourned':
+      return ev.auto ? t('log.adjourned_auto') : t('log.adjourned', { who: seatName(view, ev.seat) });
+    case 'resumed':
+      return t('log.resumed');
+    case 'finished':
+      // A line that stays: the sides unnamed (the screen, and so the board, may turn).
+      return resultText(ev.result, view.players, view.variant, view.you, null);
+    case 'taken':
+      return t(ev.paid ? 'log.taken' : 'log.taken_free', { who: seatName(view, ev.seat), ...PARAMS.taken(view, ev) });
+    default:
+      return PARAMS[ev.type] ? t(`log.${ev.type}`, { who: seatName(view, ev.seat), ...PARAMS[ev.type](view, ev) }) : null;
+  }
+}
 
 const SILENT = new Set(['hidden', 'hand', 'turn', 'presence']);
 
@@ -45,7 +59,7 @@ const SILENT = new Set(['hidden', 'hand', 'turn', 'presence']);
  */
 export function logEntry(view, event) {
   if (SILENT.has(event.type)) return null;
-  const text = TEXT[event.type] ? TEXT[event.type](view, event) : `(${event.type})`;
-  const number = TURN_EVENTS.has(event.type) ? `${view.moves}. ` : '';
-  return { kind: event.type, seat: event.seat, text: number + text, v: event.v };
+  const line = text(view, event) ?? `(${event.type})`;
+  const number = TURN_EVENTS.has(event.type) ? `${fmtNumber(view.moves)}. ` : '';
+  return { kind: event.type, seat: event.seat, text: number + line, v: event.v };
 }

@@ -2,7 +2,11 @@
  * to watch (shown only once the server answers `live`: older servers do not). */
 
 import { $, fill, h, toast } from './dom.js';
-import { fmtDuration, other, plural, variantName } from './format.js';
+import { blocksName, fmtDuration, other, roomName, seatName, variantName } from './format.js';
+import { fmtMoment, fmtOr, t } from './i18n.js';
+
+// A room that does not list its block layouts has the regular ones only.
+const DEFAULT_BLOCKS = ['regular'];
 
 export class Lobby {
   /**
@@ -138,6 +142,11 @@ export class Lobby {
     return this.rooms.find((room) => room.id === id) || null;
   }
 
+  /** The name of the room `id`, in words (its title from `rooms` if it came). */
+  roomTitle(id) {
+    return roomName(id, this.roomById(id)?.title);
+  }
+
   static settings(room, variant) {
     const byVariant = room.by_variant || {};
     return byVariant[variant] || { size: room.size, clues: room.clues, take_price: room.take_price };
@@ -147,31 +156,34 @@ export class Lobby {
     fill($('#rooms'), ...this.rooms.map((room) => {
       const variants = room.variants || [room.variant];
       const rows = variants.map((variant) => Lobby.settings(room, variant));
-      const boards = [...new Set(rows.map((r) => `${r.size}×${r.size}`))].join(' or ');
+      const boards = fmtOr([...new Set(rows.map((r) => `${r.size}×${r.size}`))]);
       const clues = rows.length === 1 && rows[0].clues
-        ? `${rows[0].clues.min}–${rows[0].clues.max} clues` : 'clues as in the variant’s room';
-      const take = [...new Set(rows.map((r) => r.take_price))].join(' or ');
+        ? t('room.clues', { min: rows[0].clues.min, max: rows[0].clues.max }) : t('room.clues_by_variant');
+      const prices = [...new Set(rows.map((r) => r.take_price))];
+      const take = t('room.take_price', { price: fmtOr(prices.map((count) => t('player.tiles', { count }))) });
       return h('li', {
         class: 'room',
         dataset: { room: room.id },
-        title: 'Propose a game in this room',
+        title: t('room.propose_title'),
         onclick: () => { $('#p-room').value = room.id; this.fillProposeForm(); },
       },
       h('div', {},
-        h('strong', {}, room.title || room.id), ' ',
+        h('strong', {}, roomName(room.id, room.title)), ' ',
         h('span', { class: 'muted small' }, variants.map(variantName).join(' · ')),
-        h('div', { class: 'small' }, `${boards} · ${clues} · a clue costs ${take}`),
-        h('div', { class: 'small muted' },
-          `${fmtDuration(room.move_ms)} per move · ${room.game_ms ? `${fmtDuration(room.game_ms)} each` : 'no game clock'}`)));
+        h('div', { class: 'small' }, `${boards} · ${clues} · ${take}`),
+        h('div', { class: 'small muted' }, [
+          t('room.per_move', { time: fmtDuration(room.move_ms) }),
+          room.game_ms ? t('room.per_game', { time: fmtDuration(room.game_ms) }) : t('room.no_game_clock'),
+        ].join(' · '))));
     }));
     const select = $('#p-room');
     const chosen = select.value;
-    fill(select, ...this.rooms.map((room) => h('option', { value: room.id }, room.title || room.id)));
+    fill(select, ...this.rooms.map((room) => h('option', { value: room.id }, roomName(room.id, room.title))));
     if (chosen && this.roomById(chosen)) select.value = chosen;
     this.fillProposeForm();
     const botRoom = $('#b-room');
     const botChosen = botRoom.value;
-    fill(botRoom, ...this.rooms.map((room) => h('option', { value: room.id }, room.title || room.id)));
+    fill(botRoom, ...this.rooms.map((room) => h('option', { value: room.id }, roomName(room.id, room.title))));
     if (botChosen && this.roomById(botChosen)) botRoom.value = botChosen;
     this.fillForm('b');
   }
@@ -195,7 +207,7 @@ export class Lobby {
     const settings = Lobby.settings(room, variant);
     const blocks = $f('blocks');
     const chosenBlocks = blocks.value;
-    fill(blocks, ...(room.blocks || ['regular']).map((b) => h('option', { value: b }, b)));
+    fill(blocks, ...(room.blocks || DEFAULT_BLOCKS).map((b) => h('option', { value: b }, blocksName(b))));
     if ((room.blocks || []).includes(chosenBlocks)) blocks.value = chosenBlocks;
     const clues = $f('clues');
     if (settings.clues) {
@@ -208,11 +220,13 @@ export class Lobby {
     highlighting.disabled = !room.highlighting;
     if (!room.highlighting) highlighting.checked = false;
     $f('range').textContent = [
-      `${variantName(variant)} on ${settings.size}×${settings.size}`,
-      settings.clues ? `clues ${settings.clues.min}–${settings.clues.max} (default ${settings.clues.default})` : null,
-      `a clue costs ${plural(settings.take_price, 'tile')}`,
-      `${fmtDuration(room.move_ms)} per move`,
-      room.game_ms ? `${fmtDuration(room.game_ms)} each per game` : 'no game clock',
+      t('form.variant_on', { variant: variantName(variant), size: `${settings.size}×${settings.size}` }),
+      settings.clues ? t('form.clues_range', {
+        min: settings.clues.min, max: settings.clues.max, default: settings.clues.default,
+      }) : null,
+      t('form.take_price', { count: settings.take_price }),
+      t('room.per_move', { time: fmtDuration(room.move_ms) }),
+      room.game_ms ? t('room.per_game', { time: fmtDuration(room.game_ms) }) : t('room.no_game_clock'),
     ].filter(Boolean).join(' · ');
   }
 
@@ -220,7 +234,7 @@ export class Lobby {
     event.preventDefault();
     const room = this.roomById($('#p-room').value);
     if (!room) {
-      toast('No room chosen (not connected yet?)', 'error');
+      toast(t('form.no_room'), 'error');
       return;
     }
     const fields = {
@@ -233,11 +247,11 @@ export class Lobby {
     };
     if ((room.variants || []).length > 1) fields.variant = $('#p-variant').value;
     if (!Number.isInteger(fields.clues)) {
-      toast('Clues must be a whole number', 'error');
+      toast(t('form.clues_whole'), 'error');
       return;
     }
     this.page.request('propose', fields, (answer) => {
-      if (answer.type === 'proposal') toast('Proposal open: waiting for an opponent to accept it.', 'info');
+      if (answer.type === 'proposal') toast(t('form.proposal_open'), 'info');
     });
   }
 
@@ -246,7 +260,7 @@ export class Lobby {
     event.preventDefault();
     const room = this.roomById($('#b-room').value);
     if (!room) {
-      toast('No room chosen (not connected yet?)', 'error');
+      toast(t('form.no_room'), 'error');
       return;
     }
     const fields = {
@@ -260,7 +274,7 @@ export class Lobby {
     };
     if ((room.variants || []).length > 1) fields.variant = $('#b-variant').value;
     if (!Number.isInteger(fields.clues)) {
-      toast('Clues must be a whole number', 'error');
+      toast(t('form.clues_whole'), 'error');
       return;
     }
     const button = $('#play-bot');
@@ -268,7 +282,7 @@ export class Lobby {
     if (this.page.expectBot) this.page.expectBot(true);
     this.page.request('propose', fields, (answer) => {
       button.disabled = false;
-      if (answer.type === 'ack') toast(`Dealing a game against the ${fields.bot} bot…`, 'info');
+      if (answer.type === 'ack') toast(t('form.dealing_bot', { level: t(`bot.${fields.bot}`) }), 'info');
       else if (this.page.expectBot) this.page.expectBot(false);
     });
   }
@@ -278,7 +292,7 @@ export class Lobby {
   renderProposals() {
     const list = $('#proposals');
     if (!this.proposals.length) {
-      fill(list, h('li', { class: 'muted' }, 'No open proposals.'));
+      fill(list, h('li', { class: 'muted' }, t('proposals.none')));
       return;
     }
     const me = this.page.me();
@@ -286,17 +300,17 @@ export class Lobby {
     fill(list, ...sorted.map((p) => {
       const mine = p.by === me;
       const details = [
-        `${p.blocks} blocks`, `${p.clues} clues`, p.rated ? 'rated' : 'unrated',
-        p.colour === 'random' ? 'random colour' : `${p.by} plays ${p.colour}`,
-        p.highlighting ? 'highlighting' : 'no highlighting',
+        blocksName(p.blocks), t('proposals.clues', { count: p.clues }), p.rated ? t('proposals.rated') : t('proposals.unrated'),
+        p.colour === 'random' ? t('proposals.random_colour') : t('proposals.plays', { name: p.by, colour: seatName(p.colour) }),
+        p.highlighting ? t('proposals.highlighting') : t('proposals.no_highlighting'),
       ].join(' · ');
       const action = mine
-        ? h('button', { type: 'button', class: 'withdraw', onclick: () => this.withdraw(p.id) }, 'Withdraw')
-        : h('button', { type: 'button', class: 'accept primary', onclick: () => this.accept(p.id) }, 'Accept');
+        ? h('button', { type: 'button', class: 'withdraw', onclick: () => this.withdraw(p.id) }, t('proposals.withdraw'))
+        : h('button', { type: 'button', class: 'accept primary', onclick: () => this.accept(p.id) }, t('proposals.accept'));
       return h('li', { class: `proposal${mine ? ' mine' : ''}`, dataset: { id: p.id, by: p.by } },
         h('div', {},
-          h('strong', {}, mine ? 'You' : p.by), ' — ',
-          `${variantName(p.variant)} in ${this.roomById(p.room)?.title || p.room}`,
+          h('strong', {}, mine ? t('proposals.you') : p.by), ' — ',
+          t('proposals.game_in', { variant: variantName(p.variant), room: roomName(p.room, this.roomById(p.room)?.title) }),
           h('div', { class: 'muted small' }, details)),
         action);
     }));
@@ -337,7 +351,7 @@ export class Lobby {
     }
     $('#more-games').hidden = !this.gamesNext;
     if (!rows.length) {
-      fill(list, h('li', { class: 'muted' }, 'No games yet.'));
+      fill(list, h('li', { class: 'muted' }, t('games.none')));
       return;
     }
     const order = { playing: 0, adjourned: 1, finished: 2 };
@@ -353,19 +367,23 @@ export class Lobby {
         if (result && result.by === 'aborted') badge = 'aborted';
         else badge = !result || !result.winner ? 'draw' : result.winner === row.you ? 'won' : 'lost';
       } else if (status === 'playing' && view && view.turn === view.you) {
-        badge = 'your move';
+        badge = 'your-move';
       }
       const rating = row.rating
         ? h('span', { class: 'muted small' },
-          ` rating ${Math.round(row.rating.before)} → ${Math.round(row.rating.after)}`) : null;
+          ` ${t('games.rating', { before: Math.round(row.rating.before), after: Math.round(row.rating.after) })}`) : null;
+      const when = status === 'finished' && row.updated_ms
+        ? h('span', { class: 'muted small when' }, ` · ${fmtMoment(row.updated_ms)}`) : null;
       const isCurrent = shown === row.game;
       return h('li', { class: `game-row${isCurrent ? ' current' : ''}`, dataset: { game: row.game, status } },
         h('div', {},
-          h('span', { class: `seat-dot ${row.you}` }), ' vs ', h('strong', {}, row.opponent || '?'),
+          h('span', { class: `seat-dot ${row.you}` }), ` ${t('games.versus')} `, h('strong', {}, row.opponent || '?'),
           ` · ${variantName(row.variant)}`,
-          h('div', { class: 'muted small' }, `${row.room} · `, h('span', { class: `badge ${badge.replace(' ', '-')}` }, badge), rating)),
+          h('div', { class: 'muted small' }, `${this.roomTitle(row.room)} · `,
+            h('span', { class: `badge ${badge}` }, t(`games.badge.${badge}`)), rating, when)),
         h('button', { type: 'button', class: 'open', onclick: () => this.page.open(row.game) },
-          isCurrent ? 'Shown' : status === 'finished' ? 'Replay' : status === 'adjourned' ? 'Open' : 'Play'));
+          isCurrent ? t('games.shown') : status === 'finished' ? t('games.replay')
+            : status === 'adjourned' ? t('games.open') : t('games.play')));
     }));
   }
 
@@ -379,7 +397,7 @@ export class Lobby {
     const me = this.page.me();
     const rows = this.live.filter((row) => row && typeof row.game === 'string');
     if (!rows.length) {
-      fill(list, h('li', { class: 'muted' }, 'No games in progress.'));
+      fill(list, h('li', { class: 'muted' }, t('live.none')));
       return;
     }
     const shown = this.page.current();
@@ -389,15 +407,15 @@ export class Lobby {
       const isCurrent = shown === row.game;
       return h('li', { class: `live-game${isCurrent ? ' current' : ''}`, dataset: { game: row.game } },
         h('div', {},
-          h('span', { class: 'seat-dot blue' }), h('strong', {}, players.blue || '?'), ' vs ',
+          h('span', { class: 'seat-dot blue' }), h('strong', {}, players.blue || '?'), ` ${t('games.versus')} `,
           h('span', { class: 'seat-dot red' }), h('strong', {}, players.red || '?'),
           h('div', { class: 'muted small' },
-            `${variantName(row.variant)} · ${row.room}`,
-            typeof row.watchers === 'number' ? ` · ${plural(row.watchers, 'watcher')}` : '')),
+            `${variantName(row.variant)} · ${this.roomTitle(row.room)}`,
+            typeof row.watchers === 'number' ? ` · ${t('live.watchers', { count: row.watchers })}` : '')),
         h('button', {
           type: 'button', class: 'watch',
           onclick: () => (mine ? this.page.open(row.game) : this.page.watch(row.game)),
-        }, isCurrent ? 'Shown' : mine ? 'Play' : 'Watch'));
+        }, isCurrent ? t('games.shown') : mine ? t('games.play') : t('live.watch')));
     }));
   }
 }

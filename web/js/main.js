@@ -9,20 +9,26 @@
  *   shown-game.js  the game shown, and what it needs; play.js the player's moves in it
  *   board.js       the board (board/: model, render, events); panels.js all around it
  *   replay-controls.js  a finished game replayed; sign-in.js, conn-status.js the header
+ *   i18n.js        every word shown, from web/i18n/<lang>.json; language.js picks the language
  * Every module here gets the one `app` below: the connection, the store, the lobby, the
  * board, the selections (ui-state.js) and `render`. Frames change the model; the page is
  * drawn from it (render-page.js) at most once per animation frame. Requests are sent by
  * event handlers, never while rendering. */
 
 import * as auth from './auth.js';
+import { announceChange, attachAnnouncer } from './announce.js';
 import { Board } from './board.js';
 import { Connection } from './connection.js';
 import { showConnState, explainRefusal } from './conn-status.js';
 import { $, oncePerFrame, toast } from './dom.js';
 import { onFrame } from './frames.js';
 import { GameStore } from './games.js';
+import { t } from './i18n.js';
 import { keepOffline } from './install.js';
+import { attachKeys } from './keys.js';
+import { startLanguage } from './language.js';
 import { Lobby } from './lobby.js';
+import { attachNotices, noticeMove } from './notice.js';
 import { tickClocks } from './panels.js';
 import { activateCell, onPageKey } from './play.js';
 import { renderPage } from './render-page.js';
@@ -45,10 +51,14 @@ app.conn = new Connection({
   onOpen,
   onState: () => showConnState(app),
   onNeverOpened: () => explainRefusal(app),
-  onQueued: (text) => toast(text, 'info'),
+  onQueued: () => toast(t('conn.queued'), 'info'),
 });
 app.request = (action, fields, onAnswer, quiet) => app.conn.request(action, fields, onAnswer, quiet);
-app.store = new GameStore(app.request, (game, change) => onGameChange(app, game, change));
+app.store = new GameStore(app.request, (game, change) => {
+  onGameChange(app, game, change);
+  announceChange(app, game, change);
+  noticeMove(game, change);
+});
 app.lobby = new Lobby({
   request: app.request,
   me: () => app.me,
@@ -83,6 +93,9 @@ function attachPage() {
     onTurn: () => app.render(),
   });
   document.addEventListener('keydown', (event) => onPageKey(app, event));
+  attachKeys();
+  attachAnnouncer();
+  attachNotices(() => app.render());
   window.addEventListener('online', () => { if (app.conn.state === 'waiting') app.conn.connect(); });
   setInterval(() => {
     if (app.conn.state === 'waiting') showConnState(app);
@@ -97,7 +110,13 @@ function attachPage() {
   }, LIVE_EVERY_MS);
 }
 
-keepOffline();
-attachPage();
-app.lobby.render();
-signInAtStart(app);
+async function start() {
+  await startLanguage();
+  keepOffline(); // after the catalogs came: the worker is told to keep them too
+  attachPage();
+  showConnState(app);
+  app.lobby.render();
+  signInAtStart(app);
+}
+
+start();

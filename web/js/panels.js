@@ -6,7 +6,10 @@
 
 import { $, fill, h } from './dom.js';
 import { blockSummary } from './geometry.js';
-import { SEATS, cellText, fmtClock, other, plural, resultText, variantName } from './format.js';
+import {
+  SEATS, blocksName, cellText, fmtClock, goalText, other, resultText, roomName, seatName, variantName,
+} from './format.js';
+import { fmtList, fmtUnit, t } from './i18n.js';
 import { clockNow, features, isSpectator, secondOfPair } from './reducer.js';
 import { clampStep, lastStep, movesOf, moveText, positionAt } from './replay.js';
 
@@ -24,6 +27,7 @@ import { clampStep, lastStep, movesOf, moveText, positionAt } from './replay.js'
  * @property {() => void} unwatch
  * @property {{to: (step: number) => void, toggle: () => void}} replay  the record's replay
  * @property {string|null} hint  a passing hint to show instead of the default one
+ * @property {'flat'|'turned'} sides  how the board lies: the words for each colour's sides
  */
 
 export function renderPanels(ctx) {
@@ -39,37 +43,37 @@ export function renderPanels(ctx) {
   $('#hint').textContent = ctx.hint || defaultHint(ctx);
 }
 
-const nameOf = (view, seat) => (view.players[seat] ? view.players[seat].name : seat);
+const nameOf = (view, seat) => (view.players[seat] ? view.players[seat].name : seatName(seat));
 
 function renderTitle({ game }) {
   const view = game.view;
   fill($('#game-title'),
     `${variantName(view.variant)} · ${view.size}×${view.size} · `,
-    h('span', { class: 'muted' }, `${view.room} room, ${view.options.blocks} blocks, ${view.options.clues} clues${
-      view.options.rated ? ', rated' : ''}`),
-    isSpectator(view) ? h('span', { class: 'badge watching' }, ' watching ') : null,
+    h('span', { class: 'muted' }, t(view.options.rated ? 'game.title_rated' : 'game.title', {
+      room: roomName(view.room), blocks: blocksName(view.options.blocks), count: view.options.clues,
+    })),
+    isSpectator(view) ? h('span', { class: 'badge watching' }, t('game.watching_badge')) : null,
     h('span', { class: 'muted small gid' }, ` ${game.id} · v${view.v}`));
 }
 
-function renderStatus({ game }) {
+function renderStatus({ game, sides }) {
   const view = game.view;
   const node = $('#status-line');
   node.className = '';
   if (view.status === 'finished') {
     node.className = 'finished';
-    fill(node, resultText(view.result, view.players, view.variant, view.you));
+    fill(node, resultText(view.result, view.players, view.variant, view.you, sides));
   } else if (view.status === 'adjourned') {
     const asked = (view.resume_requested || []).map((seat) => nameOf(view, seat));
     node.className = 'adjourned';
-    fill(node, `Adjourned — play resumes when both players ask to resume${
-      asked.length ? ` (asked: ${asked.join(', ')})` : ''}.`);
+    fill(node, asked.length ? t('status.adjourned_asked', { names: fmtList(asked) }) : t('status.adjourned'));
   } else {
     const mine = Boolean(view.you) && view.turn === view.you;
     node.className = `turn ${view.turn}${mine ? ' mine' : ''}`;
     fill(node,
       h('span', { class: `seat-dot ${view.turn}` }),
-      mine ? 'Your move' : `${nameOf(view, view.turn)} to move`,
-      secondOfPair(view) ? h('span', { class: 'pair' }, ' — one more move in this pair') : null,
+      mine ? t('status.your_move') : t('status.to_move', { name: nameOf(view, view.turn) }),
+      secondOfPair(view) ? h('span', { class: 'pair' }, ` — ${t('status.pair')}`) : null,
       ' · ', h('span', { id: 'move-clock', class: 'clock' }, ''));
   }
 }
@@ -78,31 +82,31 @@ function presenceBadge(player) {
   if (typeof player.online !== 'boolean') return null;
   return h('span', {
     class: `presence ${player.online ? 'online' : 'offline'}`,
-    title: player.online ? 'online now' : 'not connected',
-  }, player.online ? 'online' : 'away');
+    title: player.online ? t('player.online_title') : t('player.away_title'),
+  }, player.online ? t('player.online') : t('player.away'));
 }
 
-function renderPlayers({ game }) {
+function renderPlayers({ game, sides }) {
   const view = game.view;
   const domains = view.variant === 'domains';
   const showPresence = features(view).presence;
   fill($('#players'), ...SEATS.map((seat) => {
     const player = view.players[seat] || { name: seat, hand_size: 0, mistakes: 0, clock_ms: null };
     const moving = view.status === 'playing' && view.turn === seat;
-    const goal = domains ? 'majority of blocks' : seat === 'blue' ? 'connects top ↔ bottom' : 'connects left ↔ right';
+    const goal = domains ? t('player.goal_domains') : goalText(seat, sides);
     return h('div', { class: `player ${seat}${moving ? ' moving' : ''}${view.you === seat ? ' you' : ''}`, dataset: { seat } },
       h('div', { class: 'player-name' },
         h('span', { class: `seat-dot ${seat}` }), h('strong', {}, player.name),
-        view.you === seat ? h('span', { class: 'muted' }, ' (you)') : null,
+        view.you === seat ? h('span', { class: 'muted' }, ` ${t('player.you')}`) : null,
         showPresence && view.you !== seat ? presenceBadge(player) : null,
         h('span', { class: 'clock game-clock', dataset: { seat } }, fmtClock(player.clock_ms))),
-      h('div', { class: 'muted small' }, `${seat} · ${goal}`),
+      h('div', { class: 'muted small' }, `${seatName(seat)} · ${goal}`),
       h('div', { class: 'player-stats small' },
-        h('span', { title: 'tiles in hand' }, `tiles ${player.hand_size}`),
-        h('span', { class: player.mistakes ? 'mistakes some' : 'mistakes', title: 'mistakes' },
-          `mistakes ${player.mistakes}`),
-        domains && view.block_table ? h('span', {}, `blocks ${view.block_table[seat]}`) : null));
-  }), h('div', { class: 'bag small muted' }, `bag: ${plural(view.bag, 'tile')}`));
+        h('span', { title: t('player.tiles_title') }, t('player.tiles', { count: player.hand_size })),
+        h('span', { class: player.mistakes ? 'mistakes some' : 'mistakes', title: t('player.mistakes_title') },
+          t('player.mistakes', { count: player.mistakes })),
+        domains && view.block_table ? h('span', {}, t('player.blocks', { count: view.block_table[seat] })) : null));
+  }), h('div', { class: 'bag small muted' }, t('player.bag', { count: view.bag })));
 }
 
 function renderHand({ game, ui, selectTile }) {
@@ -110,13 +114,13 @@ function renderHand({ game, ui, selectTile }) {
   const holder = $('#hand');
   $('#hand-row').hidden = view.status === 'finished';
   if (!view.you) {
-    fill(holder, h('span', { class: 'muted small' }, 'Watching: the players’ tiles are hidden.'));
+    fill(holder, h('span', { class: 'muted small' }, t('hand.watching')));
     return;
   }
   const hand = view.hand || [];
   const playing = view.status === 'playing';
   fill(holder,
-    h('span', { class: 'muted small' }, 'Your tiles'),
+    h('span', { class: 'muted small' }, t('hand.yours')),
     ...hand.map((digit, index) => h('button', {
       type: 'button',
       class: `tile${ui.tile === index ? ' selected' : ''}`,
@@ -125,7 +129,7 @@ function renderHand({ game, ui, selectTile }) {
       disabled: !playing,
       onclick: () => selectTile(index),
     }, String(digit))),
-    hand.length ? null : h('span', { class: 'muted' }, ' (empty)'));
+    hand.length ? null : h('span', { class: 'muted' }, ` ${t('hand.empty')}`));
 }
 
 const button = (label, cls, onclick, enabled = true, title = null) => h('button', {
@@ -144,33 +148,31 @@ function playActions(ctx, items) {
   const price = view.options.take_price;
   const canTake = myTurn && ui.clue !== null && (hand.length === 0 || (digit !== null && hand.length >= price));
   const clueCell = ui.clue !== null ? cellText([Math.floor(ui.clue / view.size), ui.clue % view.size]) : null;
-  items.push(button(clueCell ? `Take clue ${clueCell}` : 'Take clue', 'take', takeClue, canTake,
-    hand.length ? `select a clue cell and the tile to pay with (costs ${plural(price, 'tile')})` : 'free with an empty hand'));
-  items.push(button('Exchange hand', 'exchange', () => act('exchange'), myTurn && view.bag > 0,
-    'put your hand into the bag and draw a new one'));
+  items.push(button(clueCell ? t('action.take_at', { cell: clueCell }) : t('action.take'), 'take', takeClue, canTake,
+    hand.length ? t('action.take_title', { count: price }) : t('action.take_free_title')));
+  items.push(button(t('action.exchange'), 'exchange', () => act('exchange'), myTurn && view.bag > 0,
+    t('action.exchange_title')));
   if (view.swap_available) {
-    items.push(button('Swap (pie rule)', 'swap primary', () => act('swap'), myTurn,
-      'take over blue’s first cell instead of moving'));
+    items.push(button(t('action.swap'), 'swap primary', () => act('swap'), myTurn, t('action.swap_title')));
   }
   items.push(h('span', { class: 'sep' }));
   if (offers.draw === them) {
-    items.push(h('span', { class: 'offer' }, `${theirName} offers a draw:`));
-    items.push(button('Accept draw', 'accept-draw primary', () => act('accept_draw')));
-    items.push(button('Decline', 'decline-draw', () => act('decline_draw')));
+    items.push(h('span', { class: 'offer' }, t('action.draw_offered_by', { name: theirName })));
+    items.push(button(t('action.accept_draw'), 'accept-draw primary', () => act('accept_draw')));
+    items.push(button(t('action.decline'), 'decline-draw', () => act('decline_draw')));
   } else {
-    items.push(button(offers.draw === me ? 'Draw offered…' : 'Offer draw', 'offer-draw',
+    items.push(button(offers.draw === me ? t('action.draw_offered') : t('action.offer_draw'), 'offer-draw',
       () => act('offer_draw'), offers.draw !== me));
   }
   if (offers.adjourn === them) {
-    items.push(h('span', { class: 'offer' }, `${theirName} proposes to adjourn:`));
-    items.push(button('Accept adjournment', 'accept-adjourn primary', () => act('accept_adjourn')));
+    items.push(h('span', { class: 'offer' }, t('action.adjourn_offered_by', { name: theirName })));
+    items.push(button(t('action.accept_adjourn'), 'accept-adjourn primary', () => act('accept_adjourn')));
   } else {
-    items.push(button(offers.adjourn === me ? 'Adjournment offered…' : 'Offer adjournment', 'offer-adjourn',
+    items.push(button(offers.adjourn === me ? t('action.adjourn_offered') : t('action.offer_adjourn'), 'offer-adjourn',
       () => act('offer_adjourn'), offers.adjourn !== me));
   }
   if (features(view).abort) {
-    items.push(button('Abort', 'abort', () => act('abort'), true,
-      'end the game with no result: possible until each player has made a first move'));
+    items.push(button(t('action.abort'), 'abort', () => act('abort'), true, t('action.abort_title')));
   }
 }
 
@@ -183,12 +185,12 @@ function rematchActions({ game, act }, items) {
   if (view.rematch) return; // dealt already: its state opens the new game
   if (/^bot-/.test(nameOf(view, them))) return; // a bot seat answers no rematch offer
   if (offer === them) {
-    items.push(h('span', { class: 'offer' }, `${nameOf(view, them)} offers a rematch:`));
-    items.push(button('Accept rematch', 'accept-rematch primary', () => act('accept_rematch')));
-    items.push(button('Decline', 'decline-rematch', () => act('decline_rematch')));
+    items.push(h('span', { class: 'offer' }, t('action.rematch_offered_by', { name: nameOf(view, them) })));
+    items.push(button(t('action.accept_rematch'), 'accept-rematch primary', () => act('accept_rematch')));
+    items.push(button(t('action.decline'), 'decline-rematch', () => act('decline_rematch')));
   } else {
-    items.push(button(offer === me ? 'Rematch offered…' : 'Offer a rematch', 'offer-rematch',
-      () => act('offer_rematch'), offer !== me, 'a new board in the same room, colours swapped'));
+    items.push(button(offer === me ? t('action.rematch_offered') : t('action.offer_rematch'), 'offer-rematch',
+      () => act('offer_rematch'), offer !== me, t('action.rematch_title')));
   }
 }
 
@@ -198,9 +200,9 @@ function renderActions(ctx) {
   const holder = $('#actions');
   const items = [];
   if (!view.you) {
-    if (game.watching) items.push(button('Stop watching', 'unwatch', unwatch));
+    if (game.watching) items.push(button(t('action.unwatch'), 'unwatch', unwatch));
     if (view.status === 'finished' && !game.record) {
-      items.push(button('Show the replay', 'record-button', () => askRecord(true)));
+      items.push(button(t('action.show_replay'), 'record-button', () => askRecord(true)));
     }
     fill(holder, ...items);
     return;
@@ -208,15 +210,15 @@ function renderActions(ctx) {
   if (view.status === 'playing') playActions(ctx, items);
   if (view.status === 'adjourned') {
     const asked = (view.resume_requested || []).includes(view.you);
-    items.push(button(asked ? 'Waiting for the opponent to resume…' : 'Resume', 'resume primary',
+    items.push(button(asked ? t('action.resume_waiting') : t('action.resume'), 'resume primary',
       () => act('resume'), !asked));
   }
   if (view.status !== 'finished') {
     const armed = ui.resignArmed > Date.now();
-    items.push(button(armed ? 'Really resign?' : 'Resign', `resign${armed ? ' armed' : ''}`, resign));
+    items.push(button(armed ? t('action.resign_really') : t('action.resign'), `resign${armed ? ' armed' : ''}`, resign));
   } else {
     rematchActions(ctx, items);
-    if (!game.record) items.push(button('Show the replay', 'record-button', () => askRecord(true)));
+    if (!game.record) items.push(button(t('action.show_replay'), 'record-button', () => askRecord(true)));
   }
   fill(holder, ...items);
 }
@@ -228,17 +230,17 @@ function renderDomains({ game }) {
   if (holder.hidden) return;
   const table = view.block_table || { blue: 0, red: 0, undecided: 0 };
   fill(holder,
-    h('h3', {}, 'Blocks'),
+    h('h3', {}, t('domains.title')),
     h('table', { class: 'block-table' },
       h('tbody', {},
         h('tr', { class: 'blue' }, h('td', {}, h('span', { class: 'seat-dot blue' }), nameOf(view, 'blue')), h('td', { class: 'num' }, table.blue)),
         h('tr', { class: 'red' }, h('td', {}, h('span', { class: 'seat-dot red' }), nameOf(view, 'red')), h('td', { class: 'num' }, table.red)),
-        h('tr', {}, h('td', {}, 'undecided'), h('td', { class: 'num' }, table.undecided)))),
-    h('p', { class: 'small muted' }, 'A block is won with 5 of its 9 cells.'),
-    secondOfPair(view) ? h('p', { class: 'pair-note' }, 'One more move in this pair') : null);
+        h('tr', {}, h('td', {}, t('domains.undecided')), h('td', { class: 'num' }, table.undecided)))),
+    h('p', { class: 'small muted' }, t('domains.majority')),
+    secondOfPair(view) ? h('p', { class: 'pair-note' }, t('status.pair_note')) : null);
 }
 
-function renderResult({ game, summary }) {
+function renderResult({ game, summary, sides }) {
   const view = game.view;
   const holder = $('#result');
   holder.hidden = view.status !== 'finished';
@@ -246,11 +248,12 @@ function renderResult({ game, summary }) {
   const result = view.result || {};
   const cls = !result.winner ? 'draw' : result.winner === view.you ? 'won' : view.you ? 'lost' : 'neutral';
   fill(holder,
-    h('h3', {}, 'Result'),
-    h('p', { class: `result ${cls}` }, resultText(result, view.players, view.variant, view.you)),
+    h('h3', {}, t('result.title')),
+    h('p', { class: `result ${cls}` }, resultText(result, view.players, view.variant, view.you, sides)),
     summary && summary.rating ? h('p', { class: 'small' },
-      `Your rating: ${Math.round(summary.rating.before)} → ${Math.round(summary.rating.after)}${
-        summary.rating.provisional ? ' (provisional)' : ''}`) : null);
+      t(summary.rating.provisional ? 'result.rating_provisional' : 'result.rating', {
+        before: Math.round(summary.rating.before), after: Math.round(summary.rating.after),
+      })) : null);
 }
 
 function renderLog({ game }) {
@@ -262,25 +265,23 @@ function renderLog({ game }) {
   list.scrollTop = list.scrollHeight;
 }
 
+const RECORD_ACTIONS = new Set(['place', 'take', 'exchange', 'swap', 'timeout', 'pass', 'resign', 'draw', 'time',
+  'adjourn', 'auto_adjourn', 'resume']);
+
 function recordLabel(move) {
-  if (move.action === 'place') return move.mistake ? 'mistake' : 'place';
-  return move.action.replace('_', ' ');
+  if (move.action === 'place' && move.mistake) return t('moves.action.mistake');
+  return RECORD_ACTIONS.has(move.action) ? t(`moves.action.${move.action}`) : move.action;
 }
 
-const REPLAY_BUTTONS = [
-  ['first', '|◀', 'the deal (before the first move)'],
-  ['back', '◀', 'one move back'],
-  ['play', 'Play', 'play the game move by move'],
-  ['forward', '▶', 'one move forward'],
-  ['last', '▶|', 'the end of the game, with the solution'],
-];
+// The replay's buttons: the symbol on each (no words), its name in the catalog (`replay.<name>`).
+const REPLAY_BUTTONS = [['first', '|◀'], ['back', '◀'], ['play', null], ['forward', '▶'], ['last', '▶|']];
 
 /**
  * The game record as a replay: buttons (start, back, play/pause, forward, end), a slider
  * over the moves, the moves list (a row jumps there). Built once per record and updated
  * in place, so that a dragged slider stays under the pointer.
  */
-function renderRecord({ game, ui, replay }) {
+function renderRecord({ game, ui, replay, sides }) {
   const holder = $('#record');
   const record = game.record;
   holder.hidden = !record;
@@ -300,23 +301,26 @@ function renderRecord({ game, ui, replay }) {
   for (const [name] of REPLAY_BUTTONS) {
     const node = holder.querySelector(`#replay-${name}`);
     if (name === 'play') {
-      node.textContent = ui.playing ? 'Pause' : 'Play';
-      node.title = ui.playing ? 'pause' : 'play the game move by move';
+      node.textContent = ui.playing ? t('replay.pause') : t('replay.play_label');
+      node.title = ui.playing ? t('replay.pause_title') : t('replay.play');
       node.classList.toggle('playing', Boolean(ui.playing));
       node.disabled = n === 0;
     } else node.disabled = (name === 'first' || name === 'back') ? k === 0 : k === n;
   }
-  let mistakes = `mistakes ${players.blue || 'blue'} ${position.mistakes.blue} · ${players.red || 'red'} ${position.mistakes.red}`;
+  let mistakes = t('replay.mistakes', {
+    blue: players.blue || seatName('blue'), blue_count: position.mistakes.blue,
+    red: players.red || seatName('red'), red_count: position.mistakes.red,
+  });
   if (record.options?.variant === 'domains') {
     const table = blockSummary(record.size, record.layout, position.owners).table;
-    mistakes += ` · blocks ${table.blue}–${table.red}, ${table.undecided} undecided`;
+    mistakes += ` · ${t('replay.blocks', { blue: table.blue, red: table.red, count: table.undecided })}`;
   }
-  const where = k === 0 ? 'The deal: the givens, nobody owns a cell.'
-    : `Move ${k} of ${n}: ${moveText(position.move, players)}.`;
+  const where = k === 0 ? t('replay.deal') : t('replay.move', { k, n, move: moveText(position.move, players) });
   const empty = [...position.digits].filter((d) => d === '.').length;
+  const result = resultText(record.result, { blue: { name: players.blue }, red: { name: players.red } },
+    record.options?.variant, null, sides);
   const end = k === n
-    ? `End of the game — ${resultText(record.result, { blue: { name: players.blue }, red: { name: players.red } }, record.options?.variant, null)}.${
-      empty ? ` The solution is shown in the ${plural(empty, 'empty cell')}.` : ''}` : '';
+    ? [t('replay.end', { result }), empty ? t('replay.solution', { count: empty }) : ''].filter(Boolean).join(' ') : '';
   fill(holder.querySelector('#replay-where'), where, h('span', { class: 'muted' }, ` · ${mistakes}`));
   const endNode = holder.querySelector('#replay-end');
   endNode.hidden = !end;
@@ -346,28 +350,31 @@ function buildRecord(holder, record, replay) {
     forward: () => step(at() + 1), last: () => step(n),
   };
   fill(holder,
-    h('h3', {}, 'Replay'),
-    h('p', { class: 'small muted' },
-      `${players.blue || 'blue'} (blue) vs ${players.red || 'red'} (red) · ${variantName(options.variant)}, `,
-      `${options.blocks} blocks, ${options.clues} clues · ${n} ${n === 1 ? 'entry' : 'entries'} in the record`),
-    h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'replay' },
-      REPLAY_BUTTONS.map(([name, label, title]) => h('button', {
-        type: 'button', id: `replay-${name}`, class: `replay-${name}`, title, 'aria-label': title, onclick: actions[name],
-      }, label)),
+    h('h3', {}, t('replay.title')),
+    h('p', { class: 'small muted' }, t('replay.summary', {
+      blue: players.blue || seatName('blue'), red: players.red || seatName('red'),
+      variant: variantName(options.variant), blocks: blocksName(options.blocks), clues: options.clues, count: n,
+    })),
+    h('div', { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') },
+      REPLAY_BUTTONS.map(([name, symbol]) => h('button', {
+        type: 'button', id: `replay-${name}`, class: `replay-${name}`, title: t(`replay.${name}`),
+        'aria-label': t(`replay.${name}`), onclick: actions[name],
+      }, symbol ?? t('replay.play_label'))),
       h('input', {
-        type: 'range', id: 'replay-slider', min: 0, max: n, step: 1, value: n, 'aria-label': 'move',
+        type: 'range', id: 'replay-slider', min: 0, max: n, step: 1, value: n, 'aria-label': t('replay.slider'),
         oninput: (event) => step(Number(event.target.value)),
       })),
     h('p', { id: 'replay-where', class: 'replay-where' }),
     h('p', { id: 'replay-end', class: 'replay-end', hidden: true }),
     h('div', { class: 'moves-scroll' },
       h('table', { class: 'moves' },
-        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, 'player'), h('th', {}, 'action'),
-          h('th', {}, 'cell'), h('th', { class: 'num' }, 'digit'), h('th', {}, 'paid'), h('th', { class: 'num' }, 'time'))),
+        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, t('moves.player')),
+          h('th', {}, t('moves.action_head')), h('th', {}, t('moves.cell')), h('th', { class: 'num' }, t('moves.digit')),
+          h('th', {}, t('moves.paid')), h('th', { class: 'num' }, t('moves.time')))),
         h('tbody', {}, moves.map((move, k) => h('tr', {
           class: `${move.seat}${move.mistake ? ' mistake' : ''}`,
           dataset: { step: k + 1 },
-          title: 'show the board after this move',
+          title: t('moves.row_title'),
           onclick: () => step(k + 1),
         },
         h('td', { class: 'num' }, k + 1),
@@ -376,17 +383,19 @@ function buildRecord(holder, record, replay) {
         h('td', {}, move.cell ? cellText(move.cell) : ''),
         h('td', { class: 'num' }, move.digit ?? ''),
         h('td', {}, (move.discarded || []).join(' ')),
-        h('td', { class: 'num' }, move.time_ms ? `${(move.time_ms / 1000).toFixed(1)} s` : '')))))));
+        h('td', { class: 'num' }, move.time_ms ? fmtUnit(move.time_ms / 1000, 'second', {
+          minimumFractionDigits: 1, maximumFractionDigits: 1,
+        }) : '')))))));
 }
 
 /** What to do next, in words (shown under the hand when no other hint is). */
 export function defaultHint({ game, digit }) {
   const view = game && game.view;
   if (!view || view.status !== 'playing' || !view.you) return '';
-  if (view.turn !== view.you) return 'Waiting for the opponent’s move.';
-  if (!(view.hand || []).length) return 'Empty hand: take a free clue, or exchange to draw new tiles.';
-  if (digit === null) return 'Select a tile, then an empty cell (or a clue to take).';
-  return 'Click an empty cell to place the tile, or select a clue to take it.';
+  if (view.turn !== view.you) return t('hint.waiting');
+  if (!(view.hand || []).length) return t('hint.empty_hand');
+  if (digit === null) return t('hint.select_tile');
+  return t('hint.place');
 }
 
 /** The running clocks, written in place (no re-render) a few times a second. */
@@ -395,14 +404,14 @@ export function tickClocks(game, serverNow) {
   const view = game.view;
   for (const node of document.querySelectorAll('.game-clock')) {
     const left = clockNow(view, node.dataset.seat, serverNow);
-    node.textContent = left === null ? 'no clock' : fmtClock(left);
+    node.textContent = left === null ? t('clock.none') : fmtClock(left);
     node.classList.toggle('low', left !== null && left < 30000);
   }
   const moveClock = $('#move-clock');
   if (moveClock) {
     if (view.status === 'playing' && typeof view.deadline_ms === 'number') {
       const left = view.deadline_ms - serverNow;
-      moveClock.textContent = `${fmtClock(left)} for this move`;
+      moveClock.textContent = t('clock.move', { time: fmtClock(left) });
       moveClock.classList.toggle('low', left < 10000);
     } else moveClock.textContent = '';
   }

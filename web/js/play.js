@@ -2,6 +2,7 @@
  * clue selected), a clue taken, the other actions, resigning (asked twice), the keys
  * outside the board; and the passing hint that explains a move refused here. */
 
+import { t } from './i18n.js';
 import { askCandidates } from './shown-game.js';
 import { selectedDigit, shownGame } from './ui-state.js';
 
@@ -58,27 +59,26 @@ export function activateCell(app, i) {
   const myTurn = view.turn === view.you;
   if (view.clues[i] === '1') {
     if (view.owners[i] !== '.') {
-      hint(app, 'That clue is already taken.');
+      hint(app, t('hint.clue_taken'));
       return;
     }
     ui.clue = ui.clue === i ? null : i;
     if (ui.clue !== null) {
-      hint(app, myTurn ? 'Take this clue with the button below (paying with the selected tile).'
-        : 'Clue selected: you can take it on your move.');
+      hint(app, myTurn ? t('hint.take_below') : t('hint.clue_selected'));
     } else app.render();
     return;
   }
   if (view.digits[i] !== '.') {
-    hint(app, 'That cell is already solved.');
+    hint(app, t('hint.solved'));
     return;
   }
   if (!myTurn) {
-    hint(app, 'It is not your move.');
+    hint(app, t('hint.not_your_move'));
     return;
   }
   const digit = selectedDigit(app, game);
   if (digit === null) {
-    hint(app, (view.hand || []).length ? 'Select a tile from your hand first.' : 'Your hand is empty.');
+    hint(app, (view.hand || []).length ? t('hint.select_first') : t('hint.hand_empty'));
     return;
   }
   act(app, 'place', { cell: cellAtIndex(i, view.size), digit });
@@ -93,7 +93,7 @@ export function takeClue(app) {
   if ((view.hand || []).length) {
     const digit = selectedDigit(app, game);
     if (digit === null) {
-      hint(app, 'Select the tile to pay with first.');
+      hint(app, t('hint.select_payment'));
       return;
     }
     fields.digit = digit;

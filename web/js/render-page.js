@@ -3,6 +3,7 @@
  * (main.js), it reads and draws and never sends a request. */
 
 import { $ } from './dom.js';
+import { noticeShown } from './notice.js';
 import { renderPanels, tickClocks } from './panels.js';
 import { act, resign, selectTile, takeClue } from './play.js';
 import { replayBoard, replayTo, replaying, togglePlay } from './replay-controls.js';
@@ -33,6 +34,9 @@ const inView = (node) => {
  * view. On a phone the form or list that opened it may be screens below; the title and
  * the move's status come too where they fit above the board. */
 function reveal() {
+  // What the lobby said on the way ("dealing a game…") is old news now, and on a phone it
+  // would lie over the clocks.
+  for (const note of document.querySelectorAll('#toasts .toast:not(.error)')) note.remove();
   const board = $('#board');
   const clocks = $('#players');
   if (inView(board) && inView(clocks)) return;
@@ -49,10 +53,11 @@ export function renderPage(app) {
   const shown = Boolean(game && game.view);
   $('#no-game').hidden = shown;
   $('#game-view').hidden = !shown;
+  noticeShown(shown ? game : null);
   if (!shown) return;
   const digit = selectedDigit(app, game);
   renderPanels({
-    game, ui, digit, summary: app.lobby.summary(game.id),
+    game, ui, digit, summary: app.lobby.summary(game.id), sides: app.board.turned ? 'turned' : 'flat',
     hint: ui.hintUntil > Date.now() ? ui.hint : null,
     act: (action, fields, after) => act(app, action, fields, after),
     selectTile: (index) => selectTile(app, index),

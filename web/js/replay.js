@@ -14,6 +14,8 @@
  *   on the board. */
 
 import { blockSummary } from './geometry.js';
+import { cellText, seatName } from './format.js';
+import { t } from './i18n.js';
 
 /** Record actions that are a turn (the others are club actions: resign, draw, ...). */
 export const TURN_ACTIONS = new Set(['place', 'take', 'exchange', 'swap', 'timeout', 'pass']);
@@ -108,8 +110,8 @@ export function replayView(record, k, position = positionAt(record, k)) {
     status: atEnd ? 'finished' : 'replay',
     result: atEnd ? record.result : null,
     players: {
-      blue: { name: record.players?.blue ?? 'blue', mistakes: position.mistakes.blue },
-      red: { name: record.players?.red ?? 'red', mistakes: position.mistakes.red },
+      blue: { name: record.players?.blue ?? seatName('blue'), mistakes: position.mistakes.blue },
+      red: { name: record.players?.red ?? seatName('red'), mistakes: position.mistakes.red },
     },
     options,
   };
@@ -131,32 +133,22 @@ export function cellAt(record, position) {
   return move.cell[0] * record.size + move.cell[1];
 }
 
-const WORDS = {
-  exchange: 'exchanged the hand',
-  timeout: 'ran out of time for the move',
-  pass: 'passed: nothing to play',
-  resign: 'resigned',
-  draw: 'agreed to a draw',
-  time: 'used time',
-  adjourn: 'adjourned the game',
-  auto_adjourn: 'the game was adjourned (four moves lost to the clock)',
-  resume: 'asked to resume',
-};
+// Record entries worded by key `record.<action>` (place and take have their own).
+const WORDED = new Set(['exchange', 'timeout', 'pass', 'resign', 'draw', 'time', 'adjourn', 'auto_adjourn', 'resume']);
 
 /** One entry in words: `(r,c)` cells, digits, what was paid. */
 export function moveText(move, players = {}) {
-  const who = players[move.seat] || move.seat;
-  const at = Array.isArray(move.cell) ? `(${move.cell[0]},${move.cell[1]})` : '';
-  const paid = Array.isArray(move.discarded) && move.discarded.length
-    ? ` paying ${move.discarded.join(' ')}` : ' for free';
+  const who = players[move.seat] || seatName(move.seat);
+  const cell = Array.isArray(move.cell) ? cellText(move.cell) : '';
+  const paid = Array.isArray(move.discarded) && move.discarded.length ? move.discarded.join(' ') : '';
   switch (move.action) {
     case 'place':
-      return move.mistake ? `${who}: mistake — ${move.digit} does not go at ${at}` : `${who} placed ${move.digit} at ${at}`;
+      return t(move.mistake ? 'record.mistake' : 'record.place', { who, digit: move.digit, cell });
     case 'take':
-      return `${who} took the clue at ${at}${paid}`;
+      return paid ? t('record.take', { who, cell, paid }) : t('record.take_free', { who, cell });
     case 'swap':
-      return `${who} swapped (pie rule): took over ${at}`;
+      return t('record.swap', { who, cell });
     default:
-      return `${who} ${WORDS[move.action] || move.action}`;
+      return WORDED.has(move.action) ? t(`record.${move.action}`, { who }) : `${who} ${move.action}`;
   }
 }

@@ -5,6 +5,7 @@
 import { toast } from './dom.js';
 import { resultText } from './format.js';
 import { FLASH_MS } from './games.js';
+import { t } from './i18n.js';
 import { stopPlaying } from './replay-controls.js';
 import { GAME_KEY, WATCH_KEY, clearSelections, selectedDigit, shownGame } from './ui-state.js';
 
@@ -83,7 +84,7 @@ export function onGameChange(app, game, { isNew, before, events, state }) {
   for (const event of events) {
     if (event.type === 'mistake') setTimeout(app.render, FLASH_MS + 50);
     if (event.type === 'finished') {
-      if (game === shownGame(app)) toast(resultText(event.result, view.players, view.variant, view.you), 'info');
+      if (game === shownGame(app)) toast(resultText(event.result, view.players, view.variant, view.you, app.board.turned ? 'turned' : 'flat'), 'info');
       setTimeout(() => app.request('games', {}, null), 300);
     }
   }
@@ -101,7 +102,7 @@ export function onGameChange(app, game, { isNew, before, events, state }) {
       return;
     }
     if (state && state.v === 0) {
-      toast(`A new game with ${opponent ? opponent.name : 'your opponent'} is dealt: open it under My games.`, 'info');
+      toast(opponent ? t('game.dealt_with', { name: opponent.name }) : t('game.dealt'), 'info');
     }
   }
   if (game === shownGame(app)) afterChange(app, game);

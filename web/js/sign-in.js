@@ -3,6 +3,7 @@
 
 import * as auth from './auth.js';
 import { $, toast } from './dom.js';
+import { fmtUnit, t } from './i18n.js';
 import { forgetGames } from './shown-game.js';
 
 /** A token about to expire renewed first (Cognito's last an hour), where it can be. */
@@ -13,10 +14,20 @@ export async function freshToken(app, token) {
   return renewed || token;
 }
 
+/** Why signing in failed, in the player's words (auth.js SignInError; anything else: the browser's). */
+function signInProblem(err) {
+  if (err instanceof auth.SignInError) {
+    // A wait in the language's own unit ("45 s", "45 δευτ.", "45 сек").
+    const wait = typeof err.params.seconds === 'number' ? fmtUnit(err.params.seconds, 'second') : undefined;
+    return t(`signin.${err.code}`, { ...err.params, wait });
+  }
+  return t('signin.failed_because', { reason: String(err.message || err) });
+}
+
 function setIdentity(app, token) {
   auth.rememberToken(token);
   app.me = auth.playerName(token);
-  $('#who').textContent = app.me ? `Playing as ${app.me}` : '';
+  $('#who').textContent = app.me ? t('header.playing_as', { name: app.me }) : '';
   $('#change-name').hidden = false;
 }
 
@@ -41,20 +52,21 @@ export function showLogin(app, problem, { changing = false } = {}) {
   node.textContent = problem || '';
   const name = $('#name-input');
   if (!name.value) name.value = auth.rememberedName() || app.me;
-  (auth.canSignInByName ? name : $('#token-input')).focus();
+  const first = name.value ? $('#password-input') : name;
+  (auth.canSignInByName ? first : $('#token-input')).focus();
 }
 
 export function startWith(app, token) {
   const player = auth.playerName(token);
   if (!player) {
-    showLogin(app, 'That does not look like a Numbridge token (a JWT from `numbridge token NAME`).');
+    showLogin(app, t('signin.not_a_token'));
     return;
   }
   if (app.me && player !== app.me) forgetGames(app);
   app.conn.use(token); // nothing of another token's is sent again
   setIdentity(app, token);
   if (auth.expired(token) && !auth.canRenew()) {
-    toast('This token has expired: sign in again, or get a new one with `numbridge token NAME`.', 'error');
+    toast(t('signin.token_expired'), 'error');
   }
   showApp(app);
   app.lobby.render();
@@ -62,9 +74,10 @@ export function startWith(app, token) {
   app.conn.connect();
 }
 
-export async function signInAs(app, name) {
-  const problem = auth.PLAYER_NAME.test(name) ? null
-    : 'A name is 1–32 characters: letters, digits, “_”, “.” and “-”.';
+/** Sign `name` in with `password` (none: a name alone, which only an --open-sign-in
+ * server takes; any other asks for the password on the card). The password is never kept. */
+export async function signInAs(app, name, password = '') {
+  const problem = auth.PLAYER_NAME.test(name) ? null : t('signin.name_rule');
   if (problem) {
     showLogin(app, problem, { changing: app.ui.changingName });
     return;
@@ -72,11 +85,12 @@ export async function signInAs(app, name) {
   const submit = $('#name-form button[type=submit]');
   submit.disabled = true;
   try {
-    const token = await auth.signInByName(name);
+    const token = await auth.signInByName(name, password);
     auth.rememberName(name);
+    $('#password-input').value = '';
     startWith(app, token);
   } catch (err) {
-    showLogin(app, String(err.message || err), { changing: app.ui.changingName });
+    showLogin(app, signInProblem(err), { changing: app.ui.changingName });
   } finally {
     submit.disabled = false;
   }
@@ -86,7 +100,7 @@ export function attachSignIn(app) {
   $('#name-form').addEventListener('submit', (event) => {
     event.preventDefault();
     app.renewingByName = false;
-    signInAs(app, $('#name-input').value.trim());
+    signInAs(app, $('#name-input').value.trim(), $('#password-input').value);
   });
   $('#token-form').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -104,7 +118,7 @@ export function attachSignIn(app) {
   });
   $('#login-cancel').addEventListener('click', () => showApp(app));
   $('#cognito-button').addEventListener('click', () => {
-    auth.startManagedLogin().catch((err) => showLogin(app, String(err.message || err)));
+    auth.startManagedLogin().catch((err) => showLogin(app, signInProblem(err)));
   });
 }
 
@@ -116,7 +130,7 @@ export async function signInAtStart(app) {
   try {
     signedIn = await auth.finishManagedLogin(params);
   } catch (err) {
-    showLogin(app, String(err.message || err));
+    showLogin(app, signInProblem(err));
     return;
   }
   if (signedIn) return startWith(app, signedIn);

@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { logEntry } from '../js/journal.js';
 import { applyEvent, applyState } from '../js/reducer.js';
 import { fixtures, isEvent, isState } from './helpers.js';
+import { useLanguage } from './catalogs.js';
+
+useLanguage('en');
 
 const view = {
   you: 'blue', moves: 7, variant: 'bridge',

@@ -14,6 +14,9 @@ import {
   startPosition,
 } from '../js/replay.js';
 import { deepFreeze } from './helpers.js';
+import { useLanguage } from './catalogs.js';
+
+useLanguage('en');
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'records');
 const RECORDS = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort().map((file) => ({

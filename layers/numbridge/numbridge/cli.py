@@ -14,19 +14,21 @@ from collections.abc import Sequence
 def build_parser() -> argparse.ArgumentParser:
     import numbridge.botcli.bot_command as bot_cli
     import numbridge.clubfile.club_command as club_cli
+    import numbridge.local.account_command as account_cli
     import numbridge.local.serve_command as local_cli
     import numbridge.puzzles.puzzle_command as puzzle_cli
 
     parser = argparse.ArgumentParser(
         prog="numbridge",
         description="Numbridge: a two-player sudoku on a hex board. Run a club on this "
-        "machine (serve), sign players in (token), play as a bot (bot), count and deal "
-        "boards (puzzle), or move a club between stores (club).")
+        "machine (serve), sign players in (token), keep their accounts (account), play as a "
+        "bot (bot), count and deal boards (puzzle), or move a club between stores (club).")
     sub = parser.add_subparsers(dest="command", required=True)
     puzzle_cli.register(sub)
     local_cli.register(sub)
     bot_cli.register(sub)
     club_cli.register(sub)
+    account_cli.register(sub)
     return parser
 
 

@@ -194,7 +194,11 @@ class CognitoVerifier:
 
     def player(self, token: str) -> str:
         """The player a token names (its Cognito username)."""
-        claims = self.claims(token)
+        return self.player_of(self.claims(token))
+
+    @staticmethod
+    def player_of(claims: dict[str, Any]) -> str:
+        """The player verified claims name (the Cognito username)."""
         name = claims.get("cognito:username" if claims["token_use"] == "id" else "username")
         if not isinstance(name, str):
             raise InvalidCognitoToken("the token names no username")

@@ -8,16 +8,18 @@ one — whoever held it could move for the bot in every game it plays.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Final
 
-PLAYER_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,32}")
 BOT_PREFIX: Final = "bot-"
 RESERVED_PREFIXES: Final = (BOT_PREFIX,)
 BOT_LEVELS: Final = ("easy", "normal", "strong")
 
 
 def check_player_name(name: str) -> str:
-    if not PLAYER_NAME.match(name):
+    # fullmatch: ``$`` alone would let a final newline through ("ana\n" shown as "ana").
+    if not PLAYER_NAME.fullmatch(name):
         raise ValueError(
             f"player name {name!r} must be 1-32 characters: letters, digits, '_', '.', '-'"
         )
@@ -28,7 +30,13 @@ def check_player_name(name: str) -> str:
 
 
 def is_reserved(name: str) -> bool:
-    return name.lower().startswith(RESERVED_PREFIXES)
+    return fold_name(name).startswith(RESERVED_PREFIXES)
+
+
+def fold_name(name: str) -> str:
+    """The form two names are compared in: NFKC, case-folded, NFKC again (Unicode's
+    NFKC_Casefold, near enough). ``Ana`` and ``ana`` fold alike: one player."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def bot_player(level: str) -> str:

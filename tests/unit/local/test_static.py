@@ -15,7 +15,7 @@ import pytest
 from local_fakes import Recorder
 from numbridge.local.banner import Started, banner
 from numbridge.local.functions import Function, repo_root
-from numbridge.local.static import CONTENT_TYPES, StaticClient, safe_path
+from numbridge.local.static import CONTENT_TYPES, RULE_PAGES, StaticClient, safe_path
 from numbridge.local.threaded import ThreadedGateway
 from websockets.sync.client import connect
 
@@ -277,6 +277,59 @@ def test_banner_names_the_browser_client() -> None:
         )
     )
     assert "Browser       http://127.0.0.1:8080/" in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "the rules, in one place"),
+        ("el", "Numbridge: τα βασικά"),
+        ("it", "Numbridge: le basi"),
+        ("bg", "Цифромост: основи"),
+        ("es", "Numbridge: lo básico"),
+    ],
+)
+def test_the_rules_in_each_language(gateway: ThreadedGateway, lang: str, words: str) -> None:
+    status, headers, body = get(gateway, f"/web/rules/{lang}")
+    assert status == 200
+    assert headers["content-type"] == "text/html; charset=utf-8"
+    assert headers["x-content-type-options"] == "nosniff"
+    policy = headers["content-security-policy"]
+    assert policy.startswith("default-src 'none'") and "script-src" not in policy
+    page = body.decode("utf-8")
+    assert f'<html lang="{lang}">' in page
+    assert f"<h1>{words}</h1>" in page or words in page.split("<h1>")[1].split("</h1>")[0]
+    assert "<script" not in page
+
+
+def test_the_greek_rules_have_domains_too(gateway: ThreadedGateway) -> None:
+    """Greek has a page of its own for Domains (Κτήσεις): both pages, the basics first."""
+    text = get(gateway, "/web/rules/el")[2].decode("utf-8")
+    assert text.index("<h1>Numbridge: τα βασικά</h1>") < text.index("<h1>Κτήσεις</h1>")
+
+
+def test_the_rule_page_has_its_stylesheet(gateway: ThreadedGateway) -> None:
+    status, headers, _ = get(gateway, "/web/css/rules.css", accept="*/*")
+    assert status == 200 and headers["content-type"] == "text/css; charset=utf-8"
+
+
+def test_every_rule_page_is_a_file_of_docs() -> None:
+    docs = repo_root() / "docs"
+    for pages in RULE_PAGES.values():
+        for page in pages:
+            assert (docs / page).is_file(), page
+
+
+@pytest.mark.parametrize(
+    "path", ["/web/rules/fr", "/web/rules/..", "/web/rules/%2e%2e%2fREADME.md", "/web/rules/seeds",
+             "/web/rules/en/x", "/web/rules/"],
+)
+def test_no_other_rule_page(gateway: ThreadedGateway, path: str) -> None:
+    assert get(gateway, path)[0] == 404
+
+
+def test_a_web_root_without_docs_has_no_rule_pages(sandboxed: ThreadedGateway) -> None:
+    assert get(sandboxed, "/web/rules/en")[0] == 404
 
 
 def test_the_service_worker_may_keep_the_whole_page(gateway: ThreadedGateway) -> None:

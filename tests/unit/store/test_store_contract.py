@@ -12,12 +12,9 @@ import json
 import threading
 import zlib
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from numbridge.sam_template import create_tables
 from numbridge.store import keys
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.games import Games, StoredEvent
@@ -37,24 +34,7 @@ from numbridge.store.port import (
     unchanged,
 )
 from numbridge.store.sqlite import SqliteStore
-from testkit.moto_server import client as moto_client
 from testkit.states import late_bridge_state as _late_bridge_state
-
-_tables = iter(range(1_000_000))
-
-
-@pytest.fixture(params=["sqlite", "dynamodb"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    if request.param == "sqlite":
-        sqlite = SqliteStore(tmp_path / "contract.db", synchronous="NORMAL")
-        yield sqlite
-        sqlite.close()
-        return
-    url = request.getfixturevalue("moto_url")
-    client = moto_client("dynamodb", url)
-    name = f"contract-{next(_tables)}"
-    create_tables(client, {"GameTable": name})
-    yield DynamoStore(client, name)
 
 
 def item(pk: str, sk: str, **values: Any) -> dict[str, Any]:

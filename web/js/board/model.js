@@ -3,6 +3,7 @@
  * decisions about a cell are made once, here, and tested without a browser. */
 
 import { blockOwners, cellOf, indexOf } from '../geometry.js';
+import { t } from '../i18n.js';
 
 /**
  * @typedef {object} BoardModel
@@ -96,9 +97,17 @@ export function stepFocus(index, key, n) {
   return indexOf(nr, nc, n);
 }
 
-/** A cell's name for the title and the screen reader. */
-export function cellLabel(cell) {
-  const whose = cell.owner === 'b' ? 'blue' : cell.owner === 'r' ? 'red' : null;
-  return `(${cell.r},${cell.c})${cell.clue ? ' clue' : ''}${cell.digit !== '.' ? ` ${cell.digit}` : ''}${
-    whose ? ` — ${whose}` : ''}`;
+/**
+ * A cell's name for the title and the screen reader: where it is, what is on it and
+ * whose it is, in words (colour is never the only sign of an owner); `digit` is the
+ * selected tile's, for a candidate cell.
+ */
+export function cellLabel(cell, digit = null) {
+  const at = { row: cell.r, column: cell.c, digit: cell.digit };
+  const whose = cell.owner === 'b' ? '_blue' : cell.owner === 'r' ? '_red' : '';
+  if (cell.clue) return t(`cell.clue${whose}`, at);
+  if (cell.digit !== '.') return t(`cell.digit${whose}`, at);
+  if (cell.solution) return t('cell.solution', { ...at, digit: cell.solution });
+  if (cell.candidate && digit !== null) return t('cell.candidate', { ...at, digit });
+  return t('cell.empty', at);
 }

@@ -6,6 +6,7 @@
 import { fill, s } from '../dom.js';
 import { variantName } from '../format.js';
 import { R, cellOf, corner, hexagon, inBoard, indexOf, layout, pts, zonesOf } from '../geometry.js';
+import { t } from '../i18n.js';
 import { cellLabel, cellStates, decidedBlocks, sideOf, winnerBlocks, winningPath } from './model.js';
 
 const PAD = 34;
@@ -43,9 +44,9 @@ function classesOf(cell) {
   return classes.join(' ');
 }
 
-function drawCell(view, cell, at) {
+function drawCell(view, cell, at, digit) {
   const [x, y] = at.centre(cell.r, cell.c);
-  const label = cellLabel(cell);
+  const label = cellLabel(cell, digit);
   const group = s('g', {
     class: classesOf(cell),
     // One tab stop for the whole board; the arrow keys move between cells.
@@ -67,6 +68,13 @@ function drawCell(view, cell, at) {
     // Clue marker: a small notch at the top of the cell (filled once taken).
     group.append(s('circle', { class: 'clue-mark', cx: fixed(x), cy: fixed(y - R * 0.66), r: 3.2 }));
   }
+  if (cell.owner === 'b' || cell.owner === 'r') {
+    // Whose it is by shape as well as by colour: a dot for Blue, a square for Red.
+    const low = y + R * 0.62;
+    group.append(cell.owner === 'b'
+      ? s('circle', { class: 'own-mark b', cx: fixed(x), cy: fixed(low), r: 3.8 })
+      : s('rect', { class: 'own-mark r', x: fixed(x - 3.5), y: fixed(low - 3.5), width: 7, height: 7 }));
+  }
   return group;
 }
 
@@ -79,7 +87,7 @@ function drawBoard(model) {
     class: `board size-${n} ${view.variant}${at.turned ? ' turned' : ''}`,
     viewBox: `${-PAD} ${-PAD} ${(width + 2 * PAD).toFixed(1)} ${(height + 2 * PAD).toFixed(1)}`,
     role: 'group',
-    'aria-label': `${variantName(view.variant)} board, ${n} by ${n}`,
+    'aria-label': t('board.label', { variant: variantName(view.variant), size: n }),
   });
   const cells = s('g', { class: 'cells' });
   const lines = s('g', { class: 'lines' });
@@ -90,7 +98,7 @@ function drawBoard(model) {
   const won = winnerBlocks(view);
 
   for (const cell of cellStates(model)) {
-    cells.append(drawCell(view, cell, at));
+    cells.append(drawCell(view, cell, at, model.digit));
     const hex = hexagon(...at.centre(cell.r, cell.c));
     drawEdges(lines, view, cell.r, cell.c, hex, domains, at);
     const block = view.blocks[cell.index];

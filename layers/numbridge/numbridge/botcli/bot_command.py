@@ -25,8 +25,13 @@ def register(subparsers: Any) -> None:
                      help="the server's WebSocket URL (ws://127.0.0.1:8080/)")
     bot.add_argument("--name", help="the player's name when minting a local token "
                      "(robot-LEVEL; names starting bot- are the club's own)")
-    bot.add_argument("--token", help="the player's token (default for a local URL: one "
-                     "signed with the data directory's secret, as `numbridge token`)")
+    given = bot.add_mutually_exclusive_group()
+    given.add_argument("--token-file", metavar="PATH",
+                       help="read the player's token from PATH (or set NUMBRIDGE_TOKEN); "
+                       "default for a local URL: one signed with the data directory's "
+                       "secret, as `numbridge token`")
+    given.add_argument("--token", help="the player's token on the command line: every user "
+                       "of the machine sees it in `ps` (prefer --token-file)")
     bot.add_argument("--data-dir", help="the data directory of the local server")
     bot.add_argument("--stop-after", type=int, metavar="N",
                      help="exit after N games have finished (default: run on)")
@@ -35,15 +40,32 @@ def register(subparsers: Any) -> None:
     bot.set_defaults(func=_bot)
 
 
+TOKEN_VARIABLE = "NUMBRIDGE_TOKEN"
+
+
 def _token(args: argparse.Namespace, name: str) -> str | None:
+    """The token from --token, --token-file or NUMBRIDGE_TOKEN, else one minted for a
+    local URL; None if there is none to be had. ValueError if the file cannot be read."""
+    import os
+    from pathlib import Path
+
     if args.token:
         return str(args.token)
+    if args.token_file:
+        try:
+            token = Path(args.token_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read --token-file {args.token_file}: {exc}") from None
+        if not token:
+            raise ValueError(f"--token-file {args.token_file} is empty")
+        return token
+    if os.environ.get(TOKEN_VARIABLE, "").strip():
+        return os.environ[TOKEN_VARIABLE].strip()
     if urlparse(args.url).hostname not in LOCAL_HOSTS:
         return None
-    from numbridge.auth import issue_token
-    from numbridge.local.datadir import data_dir, token_secret
+    from numbridge.local.serve_command import local_token
 
-    return issue_token(name, token_secret(data_dir(args.data_dir)))
+    return local_token(name, args.data_dir)
 
 
 def _bot(args: argparse.Namespace) -> int:
@@ -59,7 +81,8 @@ def _bot(args: argparse.Namespace) -> int:
         print(f"numbridge bot: {exc}", file=sys.stderr)
         return 2
     if token is None:
-        print("numbridge bot: --token is needed for a server that is not local",
+        print("numbridge bot: a server that is not local needs a token: --token-file PATH "
+              f"or {TOKEN_VARIABLE}",
               file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO,

@@ -4,11 +4,12 @@ on either store (``--data-dir`` for SQLite, ``--store dynamodb --table``)."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from numbridge.local.store_arguments import StoreRefused, add_store_arguments, open_named_store
 
 EXIT_REFUSED = 2
 
@@ -26,7 +27,7 @@ def register(subparsers: Any) -> None:
                             description="Write the club to FILE (mode 0600). Stop the "
                             "server first, or games played meanwhile may be missing.")
     export.add_argument("--out", required=True, metavar="FILE", help="the file to write")
-    _store_arguments(export)
+    add_store_arguments(export)
     export.set_defaults(func=_export)
     load = sub.add_parser(
         "import", help="load a club file into a store",
@@ -35,20 +36,8 @@ def register(subparsers: Any) -> None:
         "import; items already there as in the file are skipped, so running it again "
         "changes nothing (and finishes an import that was cut short).")
     load.add_argument("file", metavar="FILE", help="a file written by `numbridge club export`")
-    _store_arguments(load)
+    add_store_arguments(load)
     load.set_defaults(func=_import)
-
-
-def _store_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", help="with the SQLite store: the data directory "
-                        "`numbridge serve` uses (numbridge.db in it)")
-    parser.add_argument("--store", choices=("sqlite", "dynamodb"), default=None,
-                        help="sqlite (the default) or dynamodb (with --table)")
-    parser.add_argument("--table", help="with --store dynamodb: the game table (the stack's "
-                        "GameTableName output)")
-    parser.add_argument("--dynamodb-endpoint", metavar="URL",
-                        help="with --store dynamodb: another endpoint than AWS's (also "
-                        "AWS_ENDPOINT_URL_DYNAMODB)")
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -56,8 +45,8 @@ def _export(args: argparse.Namespace) -> int:
     from numbridge.service.context import wall_clock_ms
 
     try:
-        opened = _open(args, must_exist=True)
-    except _Refused as exc:
+        opened = open_named_store(args, must_exist=True)
+    except StoreRefused as exc:
         return _refused("export", str(exc))
     store, where, close = opened
     try:
@@ -76,8 +65,8 @@ def _import(args: argparse.Namespace) -> int:
     from numbridge.store.port import ConflictError
 
     try:
-        opened = _open(args, must_exist=False)
-    except _Refused as exc:
+        opened = open_named_store(args, must_exist=False)
+    except StoreRefused as exc:
         return _refused("import", str(exc))
     store, where, close = opened
     try:
@@ -93,71 +82,6 @@ def _import(args: argparse.Namespace) -> int:
     print(f"imported {args.file} into {where}: {written} items written "
           f"({_counted(done.written)}), {present} already there")
     return 0
-
-
-class _Refused(Exception):
-    pass
-
-
-def _open(args: argparse.Namespace, *, must_exist: bool) -> tuple[Any, str, Any]:
-    """The store the arguments name, how to name it, and how to close it."""
-    kind = args.store or ("dynamodb" if args.table or args.dynamodb_endpoint else "sqlite")
-    if kind == "sqlite":
-        if args.table or args.dynamodb_endpoint:
-            raise _Refused("--table and --dynamodb-endpoint go with --store dynamodb")
-        from numbridge.local.datadir import (
-            DATABASE_FILE,
-            DataDirError,
-            data_dir,
-            database_file,
-        )
-        from numbridge.store.sqlite import SqliteStore
-
-        try:
-            directory = data_dir(args.data_dir)
-            if must_exist and not (directory / DATABASE_FILE).exists():
-                raise _Refused(f"no club at {directory / DATABASE_FILE}")
-            path = database_file(directory)
-        except DataDirError as exc:
-            raise _Refused(str(exc)) from exc
-        # An import is run again if it is cut short, even by a power cut: it need not
-        # sync each put (closing the store checkpoints, and syncs, the whole of it).
-        sqlite = SqliteStore(path, synchronous="FULL" if must_exist else "NORMAL")
-        return sqlite, f"SQLite {path}", sqlite.close
-    if args.data_dir:
-        raise _Refused("--data-dir goes with the SQLite store")
-    if not args.table:
-        raise _Refused("--store dynamodb needs --table (the stack's GameTableName output)")
-    return (*_dynamodb(args.table, args.dynamodb_endpoint), lambda: None)
-
-
-def _dynamodb(table: str, endpoint: str | None) -> tuple[Any, str]:
-    import boto3
-    from botocore.exceptions import BotoCoreError, ClientError
-
-    from numbridge.local.aws_events import REGION
-    from numbridge.local.stores import DUMMY_CREDENTIALS
-    from numbridge.store.dynamodb import DynamoStore
-
-    endpoint = endpoint or os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or None
-    options: dict[str, Any] = {}
-    if endpoint is not None:
-        # Another endpoint (DynamoDB Local, moto) takes any credentials and region.
-        options["endpoint_url"] = endpoint
-        if not os.environ.get("AWS_ACCESS_KEY_ID"):
-            options.update(DUMMY_CREDENTIALS)
-        if not (os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")):
-            options["region_name"] = REGION
-    client = boto3.client("dynamodb", **options)
-    try:
-        client.describe_table(TableName=table)
-    except ClientError as exc:
-        raise _Refused(f"table {table}: {exc.response.get('Error', {}).get('Message', exc)} "
-                       "(deploy the stack first: it makes the table)") from exc
-    except BotoCoreError as exc:
-        raise _Refused(f"DynamoDB: {exc}") from exc
-    where = f"DynamoDB table {table}" + (f" at {endpoint}" if endpoint else "")
-    return DynamoStore(client, table), where
 
 
 def _bar(items: Iterable[Any], doing: str, total: int | None) -> Iterable[Any]:

@@ -87,6 +87,9 @@ class Started:
     imported: int = 0
     armed: int = 0
     listening: Listening | None = None
+    open_sign_in: bool = False
+    # Players from before accounts, told of once (local.claims).
+    unclaimed: int = 0
 
 
 def banner(started: Started) -> str:
@@ -101,11 +104,16 @@ def banner(started: Started) -> str:
     if started.database_file is not None:
         db = shlex.quote(str(started.database_file))
         notes.append(f"  Backup        sqlite3 {db} \".backup backup.db\"  (safe while serving)")
+    if started.unclaimed:
+        notes.append(f"  Accounts      {started.unclaimed} players from before accounts: each "
+                     "claims their name (chooses a password) at their first sign-in")
     extra = "\n".join(notes)
+    how = ("sign in by name alone: --open-sign-in" if started.open_sign_in
+           else "sign in with a name and password")
     return f"""\
 Numbridge local server is ready.
 {_where(started)}
-  Browser       {started.http_url}/ (the reference client: sign in by name)
+  Browser       {started.http_url}/ (the reference client: {how})
   WebSocket     {started.ws_url}?token=TOKEN
   @connections  {started.http_url}/@connections/{{connectionId}} (signed: this process only)
   Database      {started.store}

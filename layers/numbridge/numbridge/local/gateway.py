@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from numbridge.auth import expiry_of
 from numbridge.local import ids
 from numbridge.local.functions import Function, Invoker
 from numbridge.local.gateway_events import (
@@ -47,6 +48,10 @@ MAX_MESSAGE_BYTES = 128 * 1024
 UNSUPPORTED_DATA = 1003
 NO_STATUS = 1005
 ABNORMAL = 1006
+# A connection is closed when the token it connected with expires (API Gateway cannot
+# be told to; there the next request finds out: service.dispatch).
+TOKEN_EXPIRED = 4001
+TOKEN_EXPIRED_REASON = "token expired"
 
 Work = tuple[Function, Event] | None
 
@@ -127,14 +132,15 @@ class Gateway:
         worker = asyncio.create_task(self._work(connection, work))
         self._workers.add(worker)
         worker.add_done_callback(self._workers.discard)
-        code, reason, expiry = ABNORMAL, "Connection lost", None
+        code, reason = ABNORMAL, "Connection lost"
+        expiries: list[asyncio.TimerHandle] = []
         try:
             await socket.prepare(request)
             self._registry.add(connection)
-            expiry = self._expire_later(connection)
+            expiries = self._expire_later(connection, expiry_of(request.query.get("token")))
             code, reason = await self._read(connection, work)
         finally:
-            if expiry is not None:
+            for expiry in expiries:
                 expiry.cancel()
             self._registry.remove(client.connection_id)
             code, reason = self._closing.pop(client.connection_id, (code, reason))
@@ -239,17 +245,23 @@ class Gateway:
         with contextlib.suppress(ConnectionError):
             await connection.socket.send_str(frame)
 
-    def _expire_later(self, connection: Connection) -> asyncio.TimerHandle | None:
-        limit = self._settings.max_connection_s
-        if limit is None:
-            return None
+    def _expire_later(self, connection: Connection,
+                      token_expires_at: int | None) -> list[asyncio.TimerHandle]:
+        """Timers that close the connection at its life's end and its token's expiry."""
+        loop = asyncio.get_running_loop()
 
-        def expire() -> None:
-            task = asyncio.ensure_future(self.close(connection, GOING_AWAY, "Going away"))
+        def close(code: int, reason: str) -> None:
+            task = asyncio.ensure_future(self.close(connection, code, reason))
             self._workers.add(task)
             task.add_done_callback(self._workers.discard)
 
-        return asyncio.get_running_loop().call_later(limit, expire)
+        timers = []
+        if (limit := self._settings.max_connection_s) is not None:
+            timers.append(loop.call_later(limit, close, GOING_AWAY, "Going away"))
+        if token_expires_at is not None:
+            timers.append(loop.call_later(max(0.0, token_expires_at - time.time()), close,
+                                          TOKEN_EXPIRED, TOKEN_EXPIRED_REASON))
+        return timers
 
 
 class _Pace:

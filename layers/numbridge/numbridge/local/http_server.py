@@ -46,8 +46,8 @@ class GatewayServer:
 
     It also serves the browser client (``web/``, see :mod:`numbridge.local.static`):
     ``web_root`` names its directory (default: the checkout's ``web/``, when it
-    exists); ``serve_client=False`` turns it off. With ``token_secret`` it also
-    signs players in by name (:mod:`numbridge.local.sign_in`). Every request must be
+    exists); ``serve_client=False`` turns it off. With ``sign_in`` it also serves
+    local accounts (:mod:`numbridge.local.sign_in`). Every request must be
     for this server (``names``, :mod:`numbridge.local.origins`).
     """
 
@@ -59,7 +59,7 @@ class GatewayServer:
         *,
         serve_client: bool = True,
         web_root: Path | None = None,
-        token_secret: str | None = None,
+        sign_in: LocalSignIn | None = None,
         names: ServerNames | None = None,
     ) -> None:
         self.names = names or ServerNames()
@@ -68,7 +68,7 @@ class GatewayServer:
         self.management = ManagementApi(self.registry, self.gateway.close)  # its own key
         root = (web_root or default_root()) if serve_client else None
         self.client = StaticClient(root) if root is not None else None
-        self.sign_in = LocalSignIn(token_secret) if token_secret else None
+        self.sign_in = sign_in
         self._runner: web.AppRunner | None = None
 
     async def _root(self, request: web.Request) -> web.StreamResponse:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from numbridge.local.store_arguments import StoreRefused, add_store_arguments, open_named_store
+
 
 def register(subparsers: Any) -> None:
     """Add ``serve`` and ``token`` to the ``numbridge`` command."""
@@ -43,6 +45,11 @@ def register(subparsers: Any) -> None:
         "(also AWS_ENDPOINT_URL_DYNAMODB)",
     )
     serve.add_argument(
+        "--open-sign-in", action="store_true",
+        help="sign in by name alone, no password (a one-person machine: refused with a "
+        "--host that is not loopback)",
+    )
+    serve.add_argument(
         "--synchronous", choices=("FULL", "NORMAL"), default="FULL",
         help="SQLite's durability: FULL (default) survives a power cut; NORMAL survives a "
         "killed server only, and commits faster",
@@ -56,8 +63,10 @@ def register(subparsers: Any) -> None:
         "The secret is TOKEN_SECRET if set, else the one in the data directory.",
     )
     token.add_argument("name", metavar="NAME", help="the player's name (1-32 of A-Z a-z 0-9 _ . -)")
-    token.add_argument("--data-dir", help="the data directory `numbridge serve` uses")
-    token.add_argument("--ttl-days", type=float, default=30.0, help="days until it expires (30)")
+    token.add_argument("--ttl", default="7d", type=duration_s,
+                       help="how long it lasts: 3600, 90s, 15m, 12h, 7d (default 7d; "
+                       "from 60 s to 90 d)")
+    add_store_arguments(token)  # the player's account: its token generation
     token.set_defaults(func=_token)
 
 
@@ -73,20 +82,84 @@ def _serve(args: argparse.Namespace) -> int:
             dynamodb_endpoint=args.dynamodb_endpoint,
             synchronous=args.synchronous,
             public_url=args.public_url,
+            open_sign_in=args.open_sign_in,
         )
     )
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def duration_s(text: str) -> int:
+    """``3600``, ``90s``, ``15m``, ``12h``, ``7d`` in seconds, within a token's lifetimes."""
+    from numbridge.auth import BadTtl, check_ttl
+
+    text = text.strip().lower()
+    unit = _UNITS.get(text[-1:])
+    number = text[:-1] if unit is not None else text
+    try:
+        value = float(number) * (unit or 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (e.g. 7d, 12h)") from None
+    try:
+        return check_ttl(value)
+    except BadTtl as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _token(args: argparse.Namespace) -> int:
     import sys
 
     from numbridge.auth import issue_token
-    from numbridge.local.datadir import data_dir, token_secret
+    from numbridge.local.datadir import token_secret
 
     try:
-        secret = token_secret(data_dir(args.data_dir))
-        print(issue_token(args.name, secret, ttl_s=int(args.ttl_days * 86400)))
-    except ValueError as exc:
+        generation = _generation(args)
+        secret = token_secret(_secret_dir(args))
+        print(issue_token(args.name, secret, ttl_s=args.ttl, generation=generation))
+    except (ValueError, StoreRefused) as exc:
         print(f"numbridge token: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def local_token(name: str, data_dir: str | None) -> str:
+    """A token for ``name`` from the local server's data directory: its secret, the
+    player's generation in its database (``numbridge bot`` against a local server)."""
+    from numbridge.auth import DEFAULT_TTL_S, issue_token
+    from numbridge.local.datadir import token_secret
+
+    args = argparse.Namespace(name=name, data_dir=data_dir, store=None, table=None,
+                              dynamodb_endpoint=None)
+    generation = _generation(args)
+    return issue_token(name, token_secret(_secret_dir(args)), ttl_s=DEFAULT_TTL_S,
+                       generation=generation)
+
+
+def _secret_dir(args: argparse.Namespace) -> Any:
+    from numbridge.local.datadir import data_dir
+
+    return data_dir(args.data_dir)
+
+
+def _generation(args: argparse.Namespace) -> int:
+    """The player's token generation in the store, 0 if they have no record (or the
+    data directory no database yet); a disabled player gets no token."""
+    from numbridge.local.datadir import DATABASE_FILE, data_dir
+    from numbridge.store.accounts import Accounts
+
+    if (args.store or "sqlite") == "sqlite" and not args.table and not args.dynamodb_endpoint \
+            and not (data_dir(args.data_dir) / DATABASE_FILE).exists():
+        return 0
+    store, where, close = open_named_store(args, must_exist=True)
+    try:
+        account = Accounts(store).get(args.name)
+    finally:
+        close()
+    if account is None:
+        return 0
+    if account.disabled:
+        raise ValueError(f"{account.name} is disabled in {where} (numbridge account enable)")
+    if account.name != args.name:
+        raise ValueError(f"the player is called {account.name!r}")
+    return account.generation

@@ -27,6 +27,7 @@ from pathlib import Path
 from numbridge.local import environment, upgrade
 from numbridge.local.banner import Started, banner, listening
 from numbridge.local.bots import LocalBotTurns
+from numbridge.local.claims import claim_notice
 from numbridge.local.datadir import DataDirLock, data_dir, token_secret
 from numbridge.local.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
 from numbridge.local.functions import (
@@ -37,11 +38,14 @@ from numbridge.local.functions import (
     template_routes,
 )
 from numbridge.local.http_server import GatewayServer, base_url, bind
-from numbridge.local.origins import PublicUrl, ServerNames
+from numbridge.local.origins import PublicUrl, ServerNames, is_loopback
 from numbridge.local.posting import LocalManagementClient
+from numbridge.local.sign_in import LocalSignIn
+from numbridge.local.signing import SignIns
 from numbridge.local.stores import OpenStore, open_store
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
+from numbridge.store.accounts import Accounts
 from numbridge.values import frozen
 
 log = logging.getLogger("numbridge.local")
@@ -60,6 +64,8 @@ class ServeOptions:
     synchronous: str = "FULL"
     sweep_interval_s: float = SWEEP_INTERVAL_S
     public_url: str | None = None
+    # Name-only sign-in, as before accounts: loopback only (check_open_sign_in).
+    open_sign_in: bool = False
 
 
 def serve(options: ServeOptions) -> int:
@@ -119,6 +125,7 @@ async def _serve(options: ServeOptions) -> None:
             f"no template.yaml and functions/ in {root}: run from a Numbridge checkout "
             "or set NUMBRIDGE_ROOT to one"
         )
+    check_open_sign_in(options)
     names = ServerNames(options.host,
                         PublicUrl.parse(options.public_url) if options.public_url else None)
     os.umask(0o077)  # whatever the server writes is its own
@@ -159,7 +166,9 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         )
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
-        server = GatewayServer(routes, invoker, token_secret=secret, names=names)
+        server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
+            SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in))
+        unclaimed = claim_notice(opened.store)
         svc = _services(opened, LocalManagementClient(server.registry, asyncio.get_running_loop()),
                         timers, bots, secret)
         stop = asyncio.Event()
@@ -175,6 +184,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
             store=opened.where, database_file=opened.database_file,
             imported=imported, armed=armed,
             listening=listening(options.host, port, names.public),
+            open_sign_in=options.open_sign_in, unclaimed=unclaimed,
         )), flush=True)
 
         await stop.wait()
@@ -184,6 +194,13 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         invoker.shutdown()
     finally:
         opened.close()
+
+
+def check_open_sign_in(options: ServeOptions) -> None:
+    """Name-only sign-in trusts whoever reaches the port: this machine only."""
+    if options.open_sign_in and not is_loopback(options.host):
+        raise ValueError(f"--open-sign-in lets anyone who reaches {options.host} play as "
+                         "anyone: it needs a loopback --host (127.0.0.1, ::1, localhost)")
 
 
 def _forget_connections(opened: OpenStore) -> None:

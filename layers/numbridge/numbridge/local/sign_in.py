@@ -1,71 +1,139 @@
-"""``POST /local/token``: sign in by name on the local server (the AWS stack has no such route).
+"""``POST /local/token`` and ``POST /local/password``: local accounts over HTTP (the AWS
+stack has neither route: Cognito and operator tokens there).
 
-``{"name": NAME}`` answers ``{"token": TOKEN}``, an operator token signed with
-this server's secret, exactly what ``numbridge token NAME`` prints. There is
-no password: the local server trusts whoever can reach it, as ``numbridge
-token`` trusts whoever can read the data directory. A bad request answers
-400 (415 for a body that is not declared JSON) with ``{"error": TEXT}``.
+``/local/token`` ``{"name", "password"}`` answers ``{"token", "player", "created",
+"claimed"}`` (:mod:`numbridge.local.signing` decides); ``/local/password``
+``{"name", "password", "new_password"}`` answers ``{}``. Every refusal is
+``{"code", "error"}`` with its status: 400 ``bad_request`` / ``bad_name`` /
+``weak_password``, 401 ``bad_password``, 403 ``disabled``, 409 ``name_taken``, 413
+``too_large``, 415 ``bad_content_type``, 429 ``rate_limited`` (with
+``retry_after_ms`` and ``Retry-After``). Every answer carries ``Cache-Control:
+no-store``. With open sign-in the password of ``/local/token`` may be left out.
 
-Only a body declared ``application/json`` is read: a page on another origin
-can then not send one without a CORS preflight, which this server never
-grants, and cannot read the answer either.
+Only a body declared ``application/json`` is read: a page elsewhere cannot send one
+without a CORS preflight, which this server never grants; the Host and Origin
+checks (:mod:`numbridge.local.origins`) run before these routes too. Store reads
+and Argon2 run on a small thread pool of their own, never on the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from typing import Any
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Final, TypeVar
 
 from aiohttp import web
 
-from numbridge.auth import DEFAULT_TTL_S, issue_token
+from numbridge.local.attempts import Attempts
 from numbridge.local.gateway_events import STAGE
-from numbridge.names import check_player_name
+from numbridge.local.signing import Granted, SignInRefused, SignIns
 
 PATH = f"/{STAGE}/token"
+PASSWORD_PATH = f"/{STAGE}/password"
 MAX_BODY_BYTES = 4096
 NO_STORE = {"Cache-Control": "no-store"}
+# Argon2 takes 64 MiB a hash: two at once at most, the rest wait their turn.
+HASHES_AT_ONCE: Final = 2
+T = TypeVar("T")
 
 
-def _refuse(status: int, message: str) -> web.Response:
-    return web.json_response({"error": message}, status=status, headers=NO_STORE)
+def _refuse(refusal: SignInRefused) -> web.Response:
+    body: dict[str, Any] = {"code": refusal.code, "error": refusal.message}
+    headers = dict(NO_STORE)
+    if refusal.retry_after_ms is not None:
+        body["retry_after_ms"] = refusal.retry_after_ms
+        headers["Retry-After"] = str(math.ceil(refusal.retry_after_ms / 1000))
+    return web.json_response(body, status=refusal.status, headers=headers)
 
 
-def requested_name(body: bytes) -> str:
-    """The valid player name a request body asks for; ValueError says what is wrong."""
+def _bad(message: str) -> SignInRefused:
+    return SignInRefused(400, "bad_request", message)
+
+
+def read_fields(body: bytes, required: tuple[str, ...],
+                optional: tuple[str, ...] = ()) -> dict[str, str]:
+    """The string fields of a JSON object body: every required one, perhaps the
+    optional ones, nothing else; :class:`SignInRefused` (``bad_request``) if not."""
+    shape = "{" + ", ".join(f'"{k}": TEXT' for k in required) + "}"
     try:
         payload: Any = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError("the body must be JSON: {\"name\": NAME}") from None
-    if not isinstance(payload, dict) or set(payload) != {"name"}:
-        raise ValueError("the body must be exactly {\"name\": NAME}")
-    name = payload["name"]
-    if not isinstance(name, str):
-        raise ValueError("the name must be a string")
-    return check_player_name(name)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise _bad(f"the body must be JSON: {shape}") from None
+    if (not isinstance(payload, dict) or not set(required) <= set(payload)
+            or not set(payload) <= set(required) | set(optional)):
+        raise _bad(f"the body must be exactly {shape}")
+    if not all(isinstance(v, str) for v in payload.values()):
+        raise _bad("every field is a string")
+    return payload
 
 
 class LocalSignIn:
-    """Issues tokens for names, signed with one server's token secret."""
+    """The two routes, over one :class:`SignIns`."""
 
-    def __init__(self, secret: str, ttl_s: int = DEFAULT_TTL_S) -> None:
-        self._secret = secret
-        self._ttl_s = ttl_s
+    def __init__(self, sign_ins: SignIns, *, open_sign_in: bool = False,
+                 attempts: Attempts | None = None) -> None:
+        self.sign_ins = sign_ins
+        self.open_sign_in = open_sign_in
+        self.attempts = attempts or Attempts()
+        self._pool = ThreadPoolExecutor(HASHES_AT_ONCE, thread_name_prefix="sign-in")
 
     def add_routes(self, app: web.Application) -> None:
-        app.router.add_post(PATH, self.post)
+        app.router.add_post(PATH, self.token)
+        app.router.add_post(PASSWORD_PATH, self.password)
+        app.on_cleanup.append(self._shutdown)
 
-    async def post(self, request: web.Request) -> web.Response:
-        if request.content_type != "application/json":
-            return _refuse(415, "send the name as application/json: {\"name\": NAME}")
-        if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
-            return _refuse(400, "the body is too large")
-        body = await request.content.read(MAX_BODY_BYTES + 1)
-        if len(body) > MAX_BODY_BYTES:
-            return _refuse(400, "the body is too large")
+    async def _shutdown(self, _app: web.Application) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def token(self, request: web.Request) -> web.Response:
         try:
-            name = requested_name(body)
-        except ValueError as exc:
-            return _refuse(400, str(exc))
-        token = issue_token(name, self._secret, ttl_s=self._ttl_s)
-        return web.json_response({"token": token}, headers=NO_STORE)
+            fields = read_fields(await _body(request), ("name",), ("password",))
+            if not self.open_sign_in and "password" not in fields:
+                raise _bad("this server signs in with a name and a password")
+            granted = await self._limited(request, fields["name"], lambda: self.sign_ins.sign_in(
+                fields["name"], fields.get("password")))
+        except SignInRefused as refusal:
+            return _refuse(refusal)
+        return web.json_response({"token": granted.token, "player": granted.player,
+                                  "created": granted.created, "claimed": granted.claimed},
+                                 headers=NO_STORE)
+
+    async def password(self, request: web.Request) -> web.Response:
+        try:
+            fields = read_fields(await _body(request), ("name", "password", "new_password"))
+            await self._limited(request, fields["name"], lambda: self.sign_ins.change_password(
+                fields["name"], fields["password"], fields["new_password"]))
+        except SignInRefused as refusal:
+            return _refuse(refusal)
+        return web.json_response({}, headers=NO_STORE)
+
+    async def _limited(self, request: web.Request, name: str, work: Callable[[], T]) -> T:
+        """``work`` on the pool, unless the name or the address spent its failures; a wrong
+        password is charged to both, a new account to the address."""
+        bucket, address = self.sign_ins.bucket(name), request.remote or "?"
+        if (wait_ms := self.attempts.wait_ms(bucket, address)) is not None:
+            raise SignInRefused(429, "rate_limited",
+                                f"too many attempts: retry in {wait_ms} ms", wait_ms)
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        except SignInRefused as refusal:
+            if refusal.code == "bad_password":
+                self.attempts.failed(bucket, address)
+            raise
+        if isinstance(result, Granted) and (result.created or result.claimed):
+            self.attempts.created(address)
+        return result
+
+
+async def _body(request: web.Request) -> bytes:
+    if request.content_type != "application/json":
+        raise SignInRefused(415, "bad_content_type", "send the body as application/json")
+    if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+        raise SignInRefused(413, "too_large", f"the body is over {MAX_BODY_BYTES} bytes")
+    body = await request.content.read(MAX_BODY_BYTES + 1)
+    if len(body) > MAX_BODY_BYTES:
+        raise SignInRefused(413, "too_large", f"the body is over {MAX_BODY_BYTES} bytes")
+    return body

@@ -6,7 +6,10 @@ endpoint as before, and a request that accepts no HTML (a script probing the
 endpoint without ``Accept``) still gets the gateway's 426 hint. The page's
 assets are under ``/web/``. Files are read on every request (no build step,
 edits show on reload); only known file types are served, and nothing outside
-``web/``.
+``web/`` — but the rule pages: ``/web/rules/<lang>`` is the club's rules in
+that language, the page(s) of ``docs/seeds/`` (``docs/rules.md`` for English)
+as a web page (:mod:`numbridge.local.rules_page`). The request only picks a
+language from :data:`RULE_PAGES`; no path of it reaches the disk.
 """
 
 from __future__ import annotations
@@ -15,10 +18,27 @@ from pathlib import Path, PurePosixPath
 
 from aiohttp import web
 
+from numbridge.local import rules_page
 from numbridge.local.functions import repo_root
 
 ASSETS = "/web/"
 INDEX = "index.html"
+RULES = ASSETS + "rules/"
+
+# The rules in each language the client speaks, as files of ``docs/`` in reading order
+# (docs/rules.md says which seed is which: the basics in four languages, Domains in Greek).
+RULE_PAGES: dict[str, tuple[str, ...]] = {
+    "en": ("rules.md",),
+    "el": ("seeds/000_3f8cf5c6f7f9aca7.txt", "seeds/002_a4e277481570bc7a.txt"),
+    "it": ("seeds/001_749c9af87adf4d70.txt",),
+    "bg": ("seeds/003_31d154dba7d2aff5.txt",),
+    "es": ("seeds/004_604e993c3f8a894f.txt",),
+}
+# The rule page loads its stylesheet and nothing else, and runs nothing.
+RULES_POLICY = (
+    "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
 
 CONTENT_TYPES: dict[str, str] = {
     ".html": "text/html; charset=utf-8",
@@ -85,10 +105,12 @@ def safe_path(root: Path, name: str) -> Path | None:
 
 
 class StaticClient:
-    """Serves ``index.html`` and the assets of one ``web/`` directory."""
+    """Serves ``index.html`` and the assets of one ``web/`` directory, and the rule pages."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, docs: Path | None = None) -> None:
         self.root = root
+        # The checkout's docs/ beside web/ (a web root elsewhere has no rule pages).
+        self.docs = docs if docs is not None else root.parent / "docs"
 
     def wants_page(self, request: web.BaseRequest) -> bool:
         """A browser asking for the page (not a WebSocket client, not a bare probe)."""
@@ -111,7 +133,29 @@ class StaticClient:
             response.headers["Service-Worker-Allowed"] = "/"
         return response
 
+    async def rules(self, request: web.Request) -> web.Response:
+        pages = RULE_PAGES.get(request.match_info.get("lang", ""))
+        if pages is None:
+            raise web.HTTPNotFound(text="Not found\n")
+        lang = request.match_info["lang"]
+        try:
+            texts = [
+                ("markdown" if page.endswith(".md") else "seed",
+                 (self.docs / page).read_text(encoding="utf-8"))
+                for page in pages
+            ]
+        except (OSError, UnicodeDecodeError) as exc:
+            raise web.HTTPNotFound(text="Not found\n") from exc
+        headers = {
+            **HEADERS,
+            "Content-Type": CONTENT_TYPES[".html"],
+            "Content-Security-Policy": RULES_POLICY,
+        }
+        return web.Response(body=rules_page.page(lang, texts).encode("utf-8"), headers=headers)
+
     def add_routes(self, app: web.Application) -> None:
+        # Before the assets: ``/web/rules/el`` is a rule page, not a file of web/.
+        app.router.add_get(RULES + "{lang}", self.rules)
         app.router.add_get(ASSETS + "{name:.+}", self.asset)
 
     @staticmethod

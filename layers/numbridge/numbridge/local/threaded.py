@@ -11,6 +11,7 @@ from numbridge.local.functions import Function, Invoker
 from numbridge.local.gateway import GatewaySettings
 from numbridge.local.http_server import GatewayServer, base_url, bind
 from numbridge.local.origins import PublicUrl, ServerNames
+from numbridge.local.sign_in import LocalSignIn
 
 
 class ThreadedGateway:
@@ -22,7 +23,7 @@ class ThreadedGateway:
         host: str = "127.0.0.1",
         port: int = 0,
         settings: GatewaySettings | None = None,
-        token_secret: str | None = None,
+        sign_in: LocalSignIn | None = None,
         public_url: str | None = None,
     ) -> None:
         self._sock = bind(host, port)
@@ -30,7 +31,7 @@ class ThreadedGateway:
         self.url = base_url(host, self.port)
         self.ws_url = base_url(host, self.port, "ws") + "/"
         self.invoker = Invoker(max_workers=8)
-        self.server = GatewayServer(routes, self.invoker, settings, token_secret=token_secret,
+        self.server = GatewayServer(routes, self.invoker, settings, sign_in=sign_in,
             names=ServerNames(host, PublicUrl.parse(public_url) if public_url else None))
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)

@@ -22,6 +22,7 @@ from numbridge.service.aws.sqs_bot_turns import NoBotTurns, SqsBotTurns, delay_m
 from numbridge.service.aws.sqs_timers import SqsTimers
 from numbridge.service.ports import BotTurns, Timers
 from numbridge.service.ratelimit import RateLimiter
+from numbridge.store.accounts import Accounts
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections
 from numbridge.store.dynamodb import DynamoStore
@@ -59,6 +60,10 @@ class Services:
     bots: BotTurns = field(default_factory=NoBotTurns)
     # Post to many connections at once (a game's watchers may be many).
     posts_at_once: bool = True
+
+    @cached_property
+    def accounts(self) -> Accounts:
+        return Accounts(self.store)
 
     @cached_property
     def games(self) -> Games:

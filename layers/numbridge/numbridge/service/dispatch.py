@@ -128,6 +128,8 @@ class MessageHandler:
         if connection is None:
             return refused(request.id, ProtocolError(
                 "unauthorized", "this connection is not signed in; reconnect with a token"))
+        if connection.expired(self.svc.clock()):
+            return self._close_expired(connection_id, request)
         outcome = self._serve(connection_id, connection.player, request)
         if connection.batch:  # a sync's events, as the pushes: in ``events`` frames
             return dataclasses.replace(outcome, replies=batched(outcome.replies))
@@ -155,6 +157,15 @@ class MessageHandler:
                 and (repeat := once.stored(self.svc)) is not None):
             return repeat
         return settle(self.svc, decide, once, request.id)
+
+    def _close_expired(self, connection_id: str, request: req.Request) -> Outcome:
+        """A connection whose token expired is told and forgotten: every later request on
+        it is ``unauthorized`` (the local gateway closed it at expiry with 4001 already;
+        API Gateway ends it at its 2 h limit). Nothing is left to answer."""
+        self.svc.notifier.post(connection_id, refused(request.id, ProtocolError(
+            "unauthorized", "token expired: sign in again and reconnect")).replies)
+        self.svc.connections.remove(connection_id)
+        return Outcome([])
 
     def _limited(self, key: str, request: req.Request) -> Outcome | None:
         """The refusal when ``key`` (a connection, then its player) spent its requests."""

@@ -8,6 +8,9 @@ can live (:data:`~numbridge.caps.CONNECTION_LIFE_MS`) belongs to a connection th
 vanished without one, and is taken over — a lost ``$disconnect`` cannot lock a
 player out.
 
+The connection's item keeps when its token expires (``token_expires_at``): a
+request after that is refused and the connection closed (``service.dispatch``).
+
 Both items of a connection carry ``batch`` when it asked for batched events
 (``batch=1``); rows written before had no such attribute and read as not batched.
 """
@@ -47,20 +50,26 @@ class ConnectionSlot:
 class Connection:
     player: str
     batch: bool
+    # When the token it connected with expires (epoch seconds; None: rows from before).
+    token_expires_at: int | None = None
+
+    def expired(self, now_ms: int) -> bool:
+        return self.token_expires_at is not None and now_ms >= self.token_expires_at * 1000
 
 
 class Connections:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def add(self, connection_id: str, player: str, now_ms: int, batch: bool = False) -> None:
+    def add(self, connection_id: str, player: str, now_ms: int, batch: bool = False,
+            token_expires_at: int | None = None) -> None:
         """Bind the connection to its player; :class:`TooManyConnections` when the
         player's slots are all held by live connections."""
         for _ in range(SLOT_ATTEMPTS):
             n, taken = self._free_slot(player, connection_id, now_ms)
             try:
                 self.store.transact(self._add_writes(connection_id, player, now_ms, n, taken,
-                                                     batch))
+                                                     batch, token_expires_at))
                 return
             except ConflictError:
                 continue  # another connection took that slot first: read them again
@@ -86,7 +95,8 @@ class Connections:
 
     @staticmethod
     def _add_writes(connection_id: str, player: str, now_ms: int, n: int,
-                    taken: ConnectionSlot | None, batch: bool) -> list[Write]:
+                    taken: ConnectionSlot | None, batch: bool,
+                    token_expires_at: int | None) -> list[Write]:
         expires = now_ms // 1000 + CONNECTION_TTL_S
         flag = True if batch else None
         held = Absent() if taken is None else Equals({"connection": taken.connection,
@@ -94,7 +104,7 @@ class Connections:
         return [
             Put({"pk": keys.connection(connection_id), "sk": keys.CONN, "player": player,
                  "connected_ms": now_ms, "expires_at": expires, "slot": n, "watching": 0,
-                 "batch": flag}),
+                 "batch": flag, "token_expires_at": token_expires_at}),
             Put({"pk": keys.player(player), "sk": keys.connection(connection_id),
                  "expires_at": expires, "batch": flag}),
             Put({"pk": keys.player(player), "sk": keys.connection_slot(n),
@@ -111,7 +121,9 @@ class Connections:
         """The connection in its stored item (``None``: no such connection)."""
         if item is None:
             return None
-        return Connection(str(item["player"]), item.get("batch") is True)
+        token_expires = item.get("token_expires_at")
+        return Connection(str(item["player"]), item.get("batch") is True,
+                          None if token_expires is None else int(token_expires))
 
     def get(self, connection_id: str) -> Connection | None:
         return self.parse(self.store.get(*self.key(connection_id)))

@@ -19,6 +19,8 @@
 | a player's connection | ``PLAYER#a`` | ``CONN#c`` | |
 | a connection's watch | ``CONN#c`` | ``WATCH#g`` | |
 | request receipt | ``REQ#a`` | ``ID#request-id`` | |
+| a player's record (account) | ``NAME#folded name`` | ``ACCOUNT`` | ``ACCOUNTS`` / folded name |
+| what the host was told once | ``NOTICES`` | ``CLAIM`` | |
 
 The deadline index is sharded by game (``DEADLINE#0`` … ``DEADLINE#15``): one
 partition key takes about 1,000 writes a second, and every move of every game
@@ -171,3 +173,15 @@ RECEIPT_PREFIX = "ID#"
 
 def receipt(request_id: str) -> str:
     return f"{RECEIPT_PREFIX}{request_id}"
+
+
+ACCOUNT = "ACCOUNT"
+ACCOUNTS = "ACCOUNTS"
+
+
+def account(folded_name: str) -> str:
+    """A player's record, under the name as :func:`numbridge.names.fold_name` folds it."""
+    return f"NAME#{folded_name}"
+
+NOTICES = "NOTICES"
+CLAIM_NOTICE = "CLAIM"

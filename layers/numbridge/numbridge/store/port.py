@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import field
-from typing import Protocol, TypeAlias
+from typing import Protocol, TypeAlias, runtime_checkable
 
 from numbridge.values import frozen
 
@@ -206,6 +206,7 @@ class Store(Protocol):
         sort-key order; ``after`` is a cursor from an earlier page of the same query."""
 
 
+@runtime_checkable
 class ListingStore(Store, Protocol):
     """A store that can also list its partitions: what a whole-club export walks
     (the service never does: on DynamoDB it reads the whole table)."""

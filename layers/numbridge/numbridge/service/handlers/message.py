@@ -3,11 +3,13 @@ per set of services, built on first use."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from numbridge.service import context as ctx
 from numbridge.service.dispatch import MessageHandler
 from numbridge.service.handlers.entry import API_CORRELATION_ID, lambda_entry
+from numbridge.service.observability import MetricUnit, measure
 
 _message_handlers: dict[int, MessageHandler] = {}
 
@@ -22,4 +24,9 @@ def _messages() -> MessageHandler:
 
 @lambda_entry(correlation_id_path=API_CORRELATION_ID)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return _messages()(event, context)
+    started = time.perf_counter()
+    try:
+        return _messages()(event, context)
+    finally:
+        # A frame's whole handling: its answer (ack, reply or error) is posted within.
+        measure("AckLatency", (time.perf_counter() - started) * 1000, MetricUnit.Milliseconds)

@@ -13,7 +13,7 @@ from typing import Any
 from numbridge.service.commit import settle
 from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
-from numbridge.service.observability import count, logger
+from numbridge.service.observability import MetricResolution, MetricUnit, count, logger, measure
 from numbridge.service.usecases import play
 
 
@@ -30,6 +30,7 @@ def on_timer_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
         if timer is None:
             continue
         game_id, v = timer
+        _lag(svc, record)
         if not _advance_isolated(svc, game_id, v):
             failures.append({"itemIdentifier": record["messageId"]})
     return {"batchItemFailures": failures}
@@ -55,6 +56,16 @@ def _timer(record: Any) -> tuple[str, int] | None:
     logger.error("unreadable timer message", extra={"message_id": _message_id(record)})
     count("TimerMessagesUnreadable")
     return None
+
+
+def _lag(svc: Services, record: Any) -> None:
+    """``TimerLag``: how long after its deadline a timer is handled (the TimerLag alarm,
+    at high resolution for its short period). A timer due later than SQS can delay
+    (15 minutes) comes early, to be sent again: no lag to tell."""
+    deadline = json.loads(record["body"]).get("deadline_ms")
+    if type(deadline) is int and deadline <= svc.clock():
+        measure("TimerLag", svc.clock() - deadline, MetricUnit.Milliseconds,
+                MetricResolution.High)
 
 
 def _message_id(record: Any) -> object:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from numbridge.auth import AuthUnavailable, InvalidToken, verify_player
+from numbridge.auth import AuthUnavailable, Identity, InvalidToken, verify_identity
 from numbridge.caps import TooManyConnections
 from numbridge.service.observability import logger
 from numbridge.service.usecases.presence import announce
@@ -31,15 +31,21 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     query = event.get("queryStringParameters") or {}
     token = query.get("token")
     try:
-        player = verify_player(token, svc.token_secret, svc.cognito)
+        identity = verify_identity(token, svc.token_secret, svc.cognito)
     except InvalidToken as exc:
         logger.info("connection refused", extra={"reason": str(exc)})
         return {"statusCode": 401 if not token else 403, "body": "invalid or missing token"}
     except AuthUnavailable:
         logger.exception("tokens cannot be checked now")
         return {"statusCode": 503, "body": "sign-in is unavailable; retry shortly"}
+    if (refusal := admit(svc, identity)) is not None:
+        logger.info("connection refused", extra={"player": identity.player,
+                                                  "reason": refusal["body"]})
+        return refusal
+    player = identity.player
     # batch=1: the events of one request in one game come as one frame (protocol.batching)
-    if (full := _bind(svc, connection_id, player, batch=query.get("batch") == "1")) is not None:
+    if (full := _bind(svc, connection_id, identity,
+                      batch=query.get("batch") == "1")) is not None:
         return full
     logger.append_keys(player=player)
     logger.info("connected", extra={"connection": connection_id})
@@ -47,12 +53,37 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     return {"statusCode": 200}
 
 
-def _bind(svc: Services, connection_id: str, player: str,
+def admit(svc: Services, identity: Identity) -> dict[str, Any] | None:
+    """The refusal of a verified token by the player's record (``store.accounts``), or
+    None: the name (folded) must be this player's, the account not disabled, an operator
+    token of the record's generation (older ones were revoked), a pool token of the
+    ``sub`` the record keeps (another pool user who took the name after a deletion is
+    not this player). A player's first connect makes their record."""
+    account = svc.accounts.ensure(identity.player, svc.clock())
+    if account.name != identity.player:
+        return {"statusCode": 403, "body": f"the name {identity.player!r} is "
+                f"{account.name!r}'s (names are unique whatever their case)"}
+    if account.disabled:
+        return {"statusCode": 403, "body": "this account is disabled"}
+    if identity.sub is None:
+        if identity.generation < account.generation:
+            return {"statusCode": 401, "body": "this token was revoked; sign in again"}
+        return None
+    if account.sub is None:
+        account = svc.accounts.bind_sub(account.name, identity.sub)
+    if account.sub != identity.sub:
+        return {"statusCode": 403, "body": "this name belongs to another user of the pool"}
+    return None
+
+
+def _bind(svc: Services, connection_id: str, identity: Identity,
           batch: bool) -> dict[str, Any] | None:
     """Bind the connection to its player, or the 429 that refuses it (the player's
     connections are all open: ``caps.CONNECTIONS_PER_PLAYER``)."""
+    player = identity.player
     try:
-        svc.connections.add(connection_id, player, svc.clock(), batch=batch)
+        svc.connections.add(connection_id, player, svc.clock(), batch=batch,
+                            token_expires_at=identity.expires_at or None)
     except TooManyConnections as exc:
         logger.info("connection refused", extra={"player": player, "reason": str(exc)})
         return {"statusCode": 429, "body": str(exc)}

@@ -1,0 +1,109 @@
+"""``numbridge account``: the host's commands over players' records, on either store.
+
+``list``; ``reset NAME`` (a new password, printed once); ``revoke NAME`` (every
+token of the player stops working); ``disable NAME`` / ``enable NAME`` (a club's
+last resort: a disabled player can neither sign in nor connect). Each works
+while the server runs: the server reads the record at every sign-in and connect.
+Connections already open stay until their token expires or they close.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+from numbridge.local.store_arguments import StoreRefused, add_store_arguments, open_named_store
+
+EXIT_REFUSED = 2
+
+
+def register(subparsers: Any) -> None:
+    account = subparsers.add_parser(
+        "account", help="list players' accounts; reset, revoke, disable or enable one",
+        description="The host's commands over players' accounts, on the store "
+        "`numbridge serve` uses (--data-dir, or --store dynamodb --table).")
+    sub = account.add_subparsers(dest="account_command", required=True)
+    listing = sub.add_parser("list", help="every player's account")
+    add_store_arguments(listing)
+    listing.set_defaults(func=_list)
+    for name, help_text in (
+        ("reset", "give NAME a new password (printed once); their tokens stop working"),
+        ("revoke", "end every token of NAME (they sign in again)"),
+        ("disable", "refuse NAME's sign-ins and connections, and end their tokens"),
+        ("enable", "let a disabled NAME sign in again"),
+    ):
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        command.add_argument("name", metavar="NAME", help="the player (any case)")
+        add_store_arguments(command)
+        command.set_defaults(func=_change, change=name)
+
+
+def _refused(why: str) -> int:
+    print(f"numbridge account: {why}", file=sys.stderr)
+    return EXIT_REFUSED
+
+
+def _list(args: argparse.Namespace) -> int:
+    from numbridge.store.accounts import Accounts
+
+    try:
+        store, where, close = open_named_store(args, must_exist=True)
+    except StoreRefused as exc:
+        return _refused(str(exc))
+    try:
+        rows = [(a.name, _when(a.created_ms), str(a.generation), _how(a),
+                 "disabled" if a.disabled else "") for a in Accounts(store).all()]
+    finally:
+        close()
+    print(f"{len(rows)} accounts in {where}")
+    if rows:
+        widths = [max(len(r[i]) for r in [*rows, _HEADER]) for i in range(len(_HEADER))]
+        for row in [_HEADER, *rows]:
+            print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
+_HEADER = ("name", "created", "generation", "signs in with", "")
+
+
+def _when(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _how(account: Any) -> str:
+    if account.password_hash is not None:
+        return "password"
+    if account.sub is not None:
+        return "Cognito"
+    return "tokens only"
+
+
+def _change(args: argparse.Namespace) -> int:
+    from numbridge.local.passwords import Passwords, new_password
+    from numbridge.store.accounts import Accounts, NoSuchAccount
+
+    try:
+        store, where, close = open_named_store(args, must_exist=True)
+    except StoreRefused as exc:
+        return _refused(str(exc))
+    accounts = Accounts(store)
+    password = new_password() if args.change == "reset" else None
+    try:
+        if password is not None:
+            done = accounts.set_password(args.name, Passwords().hash(password))
+        elif args.change == "revoke":
+            done = accounts.revoke(args.name)
+        else:
+            done = accounts.set_disabled(args.name, args.change == "disable")
+    except NoSuchAccount:
+        return _refused(f"no player {args.name!r} in {where}")
+    finally:
+        close()
+    said = {"reset": "has a new password", "revoke": "must sign in again",
+            "disable": "is disabled", "enable": "is enabled"}[args.change]
+    print(f"{done.name} {said} (token generation {done.generation})")
+    if password is not None:
+        print(f"new password (shown once): {password}")
+    return 0

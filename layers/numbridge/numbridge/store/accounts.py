@@ -1,0 +1,177 @@
+"""Players' records: one per name after folding, whichever way the player signs in.
+
+A record (``NAME#folded`` / ``ACCOUNT``, :func:`numbridge.names.fold_name`) holds
+the name as first registered (the one shown), when it was made, the token
+generation every token of the player must carry, whether the account is
+disabled, and — depending on how the player signs in — the hash of a local
+password (``numbridge serve``) or the Cognito pool's ``sub``. A player who has
+only ever used operator tokens has a record with neither.
+
+One record per folded name makes names unique across every way of signing in:
+``Ana`` and ``ana`` are one player, whoever came first. The records are also in
+the index under one partition (``ACCOUNTS``), so that ``numbridge account list``
+reads them on every adapter (an account changes seldom: the partition is cold).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+
+from numbridge.names import fold_name
+from numbridge.store import keys
+from numbridge.store.port import (
+    Absent,
+    ConflictError,
+    Item,
+    KeyRange,
+    ListingStore,
+    Store,
+    unchanged,
+)
+from numbridge.values import frozen
+
+# Read-modify-write attempts before giving up on a record others keep changing.
+ATTEMPTS = 5
+
+
+class NoSuchAccount(LookupError):
+    """No record of a player by that name (after folding)."""
+
+
+@frozen
+class Account:
+    name: str  # as first registered: the player's name everywhere
+    created_ms: int
+    generation: int = 0
+    disabled: bool = False
+    password_hash: str | None = None
+    sub: str | None = None
+
+    @property
+    def has_password(self) -> bool:
+        return self.password_hash is not None
+
+    def item(self) -> dict[str, str | int | bool | None]:
+        folded = fold_name(self.name)
+        return {"pk": keys.account(folded), "sk": keys.ACCOUNT, "name": self.name,
+                "created_ms": self.created_ms, "generation": self.generation,
+                "disabled": True if self.disabled else None,
+                "password": self.password_hash, "sub": self.sub,
+                "gsi1pk": keys.ACCOUNTS, "gsi1sk": folded}
+
+    @classmethod
+    def of(cls, item: Item) -> Account:
+        password, sub = item.get("password"), item.get("sub")
+        return cls(name=str(item["name"]), created_ms=int(item["created_ms"]),
+                   generation=int(item.get("generation", 0)),
+                   disabled=item.get("disabled") is True,
+                   password_hash=None if password is None else str(password),
+                   sub=None if sub is None else str(sub))
+
+
+class Accounts:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @staticmethod
+    def key(name: str) -> tuple[str, str]:
+        return keys.account(fold_name(name)), keys.ACCOUNT
+
+    def get(self, name: str) -> Account | None:
+        """The record of ``name`` in any case, or None."""
+        item = self.store.get(*self.key(name))
+        return None if item is None else Account.of(item)
+
+    def add(self, account: Account) -> bool:
+        """Store a new record; False if the name (folded) already has one."""
+        try:
+            self.store.put(account.item(), Absent())
+        except ConflictError:
+            return False
+        return True
+
+    def ensure(self, name: str, now_ms: int) -> Account:
+        """The record of ``name``, made (generation 0, no password) if it has none."""
+        for _ in range(ATTEMPTS):
+            if (found := self.get(name)) is not None:
+                return found
+            made = Account(name=name, created_ms=now_ms)
+            if self.add(made):
+                return made
+        raise ConflictError(f"the record of {name!r} keeps changing")
+
+    def update(self, name: str, change: Callable[[Account], Account]) -> Account:
+        """Apply ``change`` to the stored record (read, then written only if unchanged);
+        :class:`NoSuchAccount` if there is none. The record as written."""
+        for _ in range(ATTEMPTS):
+            item = self.store.get(*self.key(name))
+            if item is None:
+                raise NoSuchAccount(f"no player {name!r}")
+            new = change(Account.of(item))
+            try:
+                self.store.put(new.item(), unchanged(item))
+            except ConflictError:
+                continue
+            return new
+        raise ConflictError(f"the record of {name!r} keeps changing")
+
+    def set_password(self, name: str, password_hash: str) -> Account:
+        """A new password (a claim, a change, a reset): the earlier tokens stop working."""
+        return self.update(name, lambda a: _replace(a, password_hash=password_hash,
+                                                    generation=a.generation + 1))
+
+    def revoke(self, name: str) -> Account:
+        """Every token of the player stops working."""
+        return self.update(name, lambda a: _replace(a, generation=a.generation + 1))
+
+    def set_disabled(self, name: str, disabled: bool) -> Account:
+        """Disabling also ends the player's tokens; enabling gives none back."""
+        return self.update(name, lambda a: _replace(
+            a, disabled=disabled, generation=a.generation + (1 if disabled else 0)))
+
+    def bind_sub(self, name: str, sub: str) -> Account:
+        """Keep a pool's ``sub`` in a record that has none yet."""
+        return self.update(name, lambda a: a if a.sub is not None else _replace(a, sub=sub))
+
+    def all(self) -> Iterator[Account]:
+        """Every record, in folded-name order."""
+        after: str | None = None
+        while True:
+            page = self.store.query(keys.ACCOUNTS, index=True, after=after)
+            yield from (Account.of(item) for item in page.items)
+            if page.next is None:
+                return
+            after = page.next
+
+    def earlier_player(self, name: str) -> str | None:
+        """The spelling of a player who has data in the store (games, ratings) and no
+        record yet — a club from before records — if ``name`` is theirs; else None.
+        Every spelling is found (``ANA`` finds ``Ana``) on a store that lists its
+        partitions (both adapters; on DynamoDB that is a Scan, so only the local
+        server's sign-in asks, for a name it has no record of)."""
+        if self.store.query(keys.player(name), KeyRange(), limit=1).items:
+            return name
+        if not isinstance(self.store, ListingStore):
+            return None
+        folded, prefix = fold_name(name), keys.player("")
+        for pk in self.store.partitions(prefix):
+            earlier = pk.removeprefix(prefix)
+            if fold_name(earlier) == folded:
+                return earlier
+        return None
+
+    def without_record(self) -> list[str]:
+        """Players with data in a listing store and no record: those who will claim
+        their name at their first sign-in (empty on a store that cannot list; on
+        DynamoDB a Scan: the local server asks once, at start)."""
+        if not isinstance(self.store, ListingStore):
+            return []
+        prefix = keys.player("")
+        names = {pk.removeprefix(prefix) for pk in self.store.partitions(prefix)}
+        recorded = {fold_name(a.name) for a in self.all()}
+        return sorted(n for n in names if fold_name(n) not in recorded)
+
+
+def _replace(account: Account, **changes: object) -> Account:
+    return dataclasses.replace(account, **changes)  # type: ignore[arg-type]

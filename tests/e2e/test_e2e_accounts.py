@@ -1,0 +1,148 @@
+"""Local accounts against the real ``numbridge serve``, on both stores: sign-up and
+sign-in with a password, the host's ``numbridge account`` commands while it runs,
+tokens refused at the handshake once revoked, a connection closed with 4001 when
+its token expires, ``--open-sign-in`` refused off loopback, and an earlier player
+claiming their name (the banner says so once)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from e2e_server import LocalServer, ServerFailed
+from numbridge.auth import issue_token
+from numbridge.local.datadir import database_file, token_secret
+from numbridge.store import keys
+from numbridge.store.sqlite import SqliteStore
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+
+PASSWORD = "ana's long password"
+
+
+def numbridge(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "numbridge", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def handshake(server: LocalServer, token: str) -> int:
+    """The status of a WebSocket handshake with ``token`` (101: connected)."""
+    try:
+        with connect(f"{server.ws_url}?token={token}", open_timeout=10):
+            return 101
+    except InvalidStatus as refused:
+        return refused.response.status_code
+
+
+def test_sign_up_sign_in_and_the_host_commands(local_server: LocalServer) -> None:
+    server = local_server
+    status, made = server.sign_in("Ana", PASSWORD)
+    assert status == 200 and (made["player"], made["created"], made["claimed"]) == (
+        "Ana", True, False)
+    assert server.sign_in("ana", "not her password")[0] == 401
+    status, again = server.sign_in("ANA", PASSWORD)
+    assert status == 200 and again["player"] == "Ana" and again["created"] is False
+    assert handshake(server, made["token"]) == 101
+
+    listed = numbridge("account", "list", *server.store_args())
+    assert listed.returncode == 0, listed.stderr
+    assert "Ana" in listed.stdout and "password" in listed.stdout
+
+    revoked = numbridge("account", "revoke", "ana", *server.store_args())
+    assert revoked.returncode == 0 and "generation 1" in revoked.stdout, revoked.stderr
+    assert handshake(server, made["token"]) == 401  # tokens from before the revoke
+    status, fresh = server.sign_in("Ana", PASSWORD)
+    assert status == 200 and handshake(server, fresh["token"]) == 101
+
+    reset = numbridge("account", "reset", "Ana", *server.store_args())
+    assert reset.returncode == 0, reset.stderr
+    new_password = reset.stdout.rsplit("(shown once): ", 1)[1].strip()
+    assert server.sign_in("Ana", PASSWORD)[0] == 401
+    assert server.sign_in("Ana", new_password)[0] == 200
+    assert handshake(server, fresh["token"]) == 401
+
+    assert numbridge("account", "disable", "ana", *server.store_args()).returncode == 0
+    status, refused = server.sign_in("Ana", new_password)
+    assert (status, refused["code"]) == (403, "disabled")
+    assert numbridge("account", "enable", "ana", *server.store_args()).returncode == 0
+    status, back = server.sign_in("Ana", new_password)
+    assert status == 200 and handshake(server, back["token"]) == 101
+
+    missing = numbridge("account", "revoke", "nobody", *server.store_args())
+    assert missing.returncode == 2 and "no player 'nobody'" in missing.stderr
+
+
+def test_a_password_change_ends_the_earlier_tokens(local_server: LocalServer) -> None:
+    server = local_server
+    _, made = server.sign_in("bob", PASSWORD)
+    status, answer = server.post("/local/password", {"name": "bob", "password": PASSWORD,
+                                                     "new_password": "bob's new password"})
+    assert (status, answer) == (200, {})
+    assert handshake(server, made["token"]) == 401
+    status, fresh = server.sign_in("bob", "bob's new password")
+    assert status == 200 and handshake(server, fresh["token"]) == 101
+
+
+def test_a_connection_is_closed_with_4001_when_its_token_expires(
+        local_server: LocalServer) -> None:
+    server = local_server
+    # 60 s is a token's shortest life: this one was issued 57 s ago.
+    token = issue_token("carl", token_secret(server.data_dir), ttl_s=60, now=time.time() - 57)
+    with connect(f"{server.ws_url}?token={token}", open_timeout=10) as ws:
+        started = time.monotonic()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=20)
+    assert closed.value.rcvd is not None
+    assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4001, "token expired")
+    assert time.monotonic() - started < 10
+
+
+def test_token_lifetimes_are_checked(tmp_path: Path) -> None:
+    data = ["--data-dir", str(tmp_path / "data")]
+    for absurd in ("30s", "91d", "0", "-5m", "soon"):
+        done = numbridge("token", "ana", "--ttl", absurd, *data)
+        assert done.returncode == 2 and "--ttl" in done.stderr, absurd
+    assert numbridge("token", "ana", "--ttl", "12h", *data).returncode == 0
+
+
+def test_open_sign_in_is_refused_off_loopback(tmp_path: Path) -> None:
+    server = LocalServer(tmp_path / "data", tmp_path, args=["--host", "0.0.0.0",
+                                                            "--open-sign-in"])
+    with pytest.raises(ServerFailed) as failed:
+        server.start()
+    assert "--open-sign-in" in str(failed.value) and "loopback" in str(failed.value)
+
+
+def test_open_sign_in_takes_a_name_alone_on_loopback(tmp_path: Path) -> None:
+    server = LocalServer(tmp_path / "data", tmp_path, args=["--open-sign-in"])
+    server.start()
+    try:
+        status, answer = server.post("/local/token", {"name": "dora"})
+        assert status == 200 and handshake(server, answer["token"]) == 101
+        assert "sign in by name alone: --open-sign-in" in server.log()
+    finally:
+        server.kill()
+
+
+def test_an_earlier_player_claims_their_name_and_the_banner_says_so_once(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    earlier = SqliteStore(database_file(data))
+    earlier.put({"pk": keys.player("Dora"), "sk": keys.rating("classic"), "rating": 1500})
+    earlier.close()
+    server = LocalServer(data, tmp_path)
+    server.start()
+    try:
+        assert "1 players from before accounts" in server.log()
+        status, answer = server.sign_in("dora", PASSWORD)
+        assert status == 200 and (answer["player"], answer["claimed"]) == ("Dora", True)
+        assert server.sign_in("Dora", "someone else's guess")[0] == 401
+        server.restart()
+        assert "players from before accounts" not in server.log()
+    finally:
+        server.kill()

@@ -1,0 +1,333 @@
+"""Least privilege, proven on moto: each function runs with the credentials of an IAM user
+whose only policy is that function's statements in template.yaml (iam.py), in one
+scenario that crosses every function. A call its policy does not allow fails the test;
+and every statement is needed: without any one of them the scenario is denied a call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import harness
+import iam
+import pytest
+from harness import SECRET, SpySqs, World
+from numbridge import rules, sam_template
+from numbridge.auth import issue_token, secret_source
+from numbridge.service import context as ctx
+from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
+from numbridge.service.aws.sqs_timers import SqsTimers
+from numbridge.store.dynamodb import DynamoStore
+from players import choose, current, first_moves, start_game
+from testkit import moto_server
+
+API_ID = "nbws0001"
+STAGE = "prod"
+MANAGEMENT_ENDPOINT = f"https://{API_ID}.execute-api.{iam.REGION}.amazonaws.com/{STAGE}"
+MINUTE = 60_000
+# template.yaml's function → the directory the harness loads it from
+DIRS = {fid: uri.rstrip("/").rsplit("/", 1)[-1]
+        for fid, uri in sam_template.function_dirs(iam.TEMPLATE).items()}
+# SignUpFunction calls nothing (its Cognito trigger answers in the event).
+SCENARIO_FUNCTIONS = sorted(set(DIRS) - {"SignUpFunction"})
+# Statements Lambda itself uses with the function's role, not the code: the sweep's
+# on-failure destination (test_template checks it names exactly that queue).
+LAMBDA_USES = {("TimeoutFunction", "AsyncFailures")}
+
+
+@pytest.fixture(scope="module")
+def cfn() -> dict[str, Any]:
+    return iam.transformed()
+
+
+@dataclass
+class Stack:
+    """The stack's resources in moto, and the administrator who made them."""
+
+    admin: iam.User
+    iam_client: Any
+    names: dict[str, str]  # Ref / GetAtt / pseudo parameters → values, for iam.resolve
+    users: dict[str, iam.User] = dataclasses.field(default_factory=dict)  # function → user
+
+    def statements(self, cfn: dict[str, Any], function_id: str) -> list[dict[str, Any]]:
+        return [iam.resolve(s, self.names) for s in iam.statements(cfn, function_id)]
+
+
+def make_stack() -> Stack:
+    admin_iam = moto_server.client("iam")
+    # Everything the test itself does runs as an administrator, under the same checks.
+    admin = iam.user_with(admin_iam, "admin", [{"Effect": "Allow", "Action": "*",
+                                                "Resource": "*"}])
+    secret = admin.client("secretsmanager").create_secret(Name="token", SecretString=SECRET)
+    names = {
+        "AWS::Partition": "aws", "AWS::Region": iam.REGION, "AWS::AccountId": iam.ACCOUNT,
+        "AWS::URLSuffix": "amazonaws.com", "StageName": STAGE, "WebSocketApi": API_ID,
+        "GameTable": "games", "GameTable.Arn": iam.table_arn("games"),
+        "TokenSecret": secret["ARN"],
+        "SweepFailureQueue.Arn": f"arn:aws:sqs:{iam.REGION}:{iam.ACCOUNT}:sweep-failures",
+    }
+    for logical_id, queue in (("TimerQueue", "timers"), ("BotQueue", "bots")):
+        arn = f"arn:aws:sqs:{iam.REGION}:{iam.ACCOUNT}:{queue}"
+        names |= {f"{logical_id}.Arn": arn, f"{logical_id}.QueueName": queue}
+    return Stack(admin, admin_iam, names)
+
+
+class Tee:
+    """The @connections API: moto's (which checks the caller's rights), then the
+    harness's recording one (which delivers to the test's connections)."""
+
+    def __init__(self, client: Any, recorder: harness.ManagementApi) -> None:
+        self.client = client
+        self.recorder = recorder
+
+    def post_to_connection(self, ConnectionId: str, Data: bytes) -> dict[str, Any]:
+        self.client.post_to_connection(ConnectionId=ConnectionId, Data=Data)
+        return self.recorder.post_to_connection(ConnectionId=ConnectionId, Data=Data)
+
+
+
+def function_services(world: World, stack: Stack, function_id: str,
+                      granted: list[dict[str, Any]]) -> Any:
+    """The services as ``context.from_environment`` builds them in the function, with
+    clients of the function's own IAM user; sends still recorded for the harness."""
+    user = stack.users[function_id] = iam.user_with(stack.iam_client, function_id, granted)
+    timers, bots = SpySqs(user.client("sqs")), SpySqs(user.client("sqs"))
+    timers.sent, bots.sent = world.sqs.sent, world.bot_sqs.sent
+    source = secret_source(stack.names["TokenSecret"], user.client("secretsmanager"))
+    return dataclasses.replace(
+        world.svc,
+        store=DynamoStore(user.client("dynamodb"), "games"),
+        management=Tee(user.client("apigatewaymanagementapi",
+                                      endpoint_url=MANAGEMENT_ENDPOINT), world.api),
+        timers=SqsTimers(timers, world.svc.timers.queue_url),  # type: ignore[attr-defined]
+        bots=SqsBotTurns(bots, world.svc.bots.queue_url, delay_ms=800),  # type: ignore[attr-defined]
+        token_secret=source.get,
+    )
+
+
+class Denied(Exception):
+    """A function was denied a call: the scenario stops there."""
+
+
+@contextmanager
+def as_functions(monkeypatch: pytest.MonkeyPatch, services: dict[str, Any],
+                 stop_at: iam.Calls | None = None) -> Iterator[None]:
+    """Each handler the harness calls runs on its own function's services; with
+    ``stop_at``, the scenario ends after the first invocation denied a call."""
+    by_dir = {DIRS[fid]: svc for fid, svc in services.items()}
+    real = harness.function
+
+    def function(name: str) -> Any:
+        handler = real(name)
+
+        def run(event: Any, context: Any) -> Any:
+            ctx.install(by_dir[name])
+            try:
+                return handler(event, context)
+            finally:
+                if stop_at is not None and stop_at.denied():
+                    raise Denied(name)
+
+        return run
+
+    with monkeypatch.context() as patch:
+        patch.setattr(harness, "function", function)
+        yield
+
+
+def ok(answer: dict[str, Any]) -> dict[str, Any]:
+    assert answer["type"] not in {"error", "denied"}, answer
+    return answer
+
+
+def scenario(world: World) -> None:
+    """Every function, on every code path that reaches AWS, once."""
+    ana, ben, cy = world.join("ana"), world.join("ben"), world.join("cy")
+    # lobby: a proposal listed and withdrawn; deal: another one accepted
+    proposal = ok(ana.ask("propose", room="blitz", colour="blue"))["proposal"]["id"]
+    ok(ben.ask("proposals"))
+    ok(ana.ask("withdraw", proposal=proposal))
+    game = start_game(world, "blitz", ana, ben, colour="blue")
+    # move: a watcher, the first moves, a client catching up
+    ok(cy.ask("watch", game=game))
+    first_moves(world, game, {"ana": ana, "ben": ben})
+    ok(ana.ask("sync", game=game, v=0))
+    # disconnect (a watcher, a player: presence), connect again (presence)
+    cy.close()
+    ben.close()
+    ben = world.join("ben")
+    # timeout: a turn's timer (the next one armed), then the sweep ends the game on time
+    world.clock.advance(31_000)
+    world.deliver_timers()
+    world.clock.advance(10 * MINUTE)
+    world.sweep()
+    assert current(world, game).status == "finished"
+    # deal: a rematch; move: resigned (a game finished by a move)
+    ok(ana.ask("offer_rematch", game=game))
+    ok(ben.ask("accept_rematch", game=game))
+    [accepted] = [f for f in ana.frames if f["type"] == "rematch_accepted"]
+    ok(ana.ask("resign", game=accepted["rematch"]))
+    # lobby: the archive, the leaderboard, the games in progress
+    for ask in ({"action": "games"}, {"action": "record", "game": game},
+                {"action": "leaderboard", "variant": "blitz"}, {"action": "live"},
+                {"action": "rooms"}):
+        ok(ana.ask(**ask))
+    # bot: a game against a bot, its first turn lost and sent again by the watchdog
+    # (timeout), then played to the end
+    frames = ana.send("propose", room="blitz", bot="easy", colour="red")
+    assert [f["type"] for f in frames] == ["ack", "state"], frames
+    bot_game = str(frames[1]["game"])
+    world.bot_sqs.sent.clear()
+    deadline = rules.next_deadline(current(world, bot_game))
+    assert deadline is not None
+    world.sqs.sent[:] = [s for s in world.sqs.sent if s["body"]["deadline_ms"] < deadline]
+    world.clock.advance(11_000)
+    world.deliver_timers()
+    world.play_bots()
+    # the bot agrees to adjourn and asks to resume (a turn it sends itself)
+    ok(ana.ask("offer_adjourn", game=bot_game))
+    world.play_bots()
+    ok(ana.ask("resume", game=bot_game))
+    rng = random.Random(3)
+    for _ in range(300):
+        world.play_bots()
+        state = current(world, bot_game)
+        if state.status == "finished":
+            break
+        fields = choose(state, rng)
+        ok(ana.ask(fields.pop("action"), game=bot_game, **fields))
+    assert current(world, bot_game).status == "finished"
+    # lobby, deal, move: a connection whose token expired is told and forgotten
+    expiring = [world.connect(None, token=issue_token("dee", SECRET, ttl_s=60, now=time.time()))
+                for _ in range(3)]
+    world.clock.advance(int((time.time() + 61) * 1000) - world.clock())
+    for (status, conn), (action, fields) in zip(expiring, (
+            ("rooms", {}), ("accept", {"proposal": "p-none"}),
+            ("sync", {"game": game, "v": 0})), strict=True):
+        assert status == 200 and conn is not None
+        [refusal] = conn.send(action, **fields)
+        assert refusal["code"] == "unauthorized" and "expired" in refusal["message"], refusal
+        assert world.svc.connections.get(conn.id) is None
+
+
+@dataclass
+class Run:
+    calls: iam.Calls
+    seconds: float
+    failure: BaseException | None
+    stack: Stack
+
+
+def run_scenario(cfn: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
+                 without: tuple[str, int] | None = None) -> Run:
+    """The scenario with each function as its own IAM user; ``without`` drops one
+    statement (function, index) from that function's policy."""
+    started = time.perf_counter()
+    calls = iam.Calls()
+    failure: BaseException | None = None
+    with moto_server.in_process():
+        stack = make_stack()
+        world = World(harness.dynamodb_store(stack.admin.client("dynamodb")),
+                      stack.admin.client("sqs"))
+        services = {}
+        for function_id in SCENARIO_FUNCTIONS:
+            granted = stack.statements(cfn, function_id)
+            if without is not None and without[0] == function_id:
+                granted = granted[:without[1]] + granted[without[1] + 1:]
+            services[function_id] = function_services(world, stack, function_id, granted)
+        try:
+            with iam.enforcing(calls), as_functions(
+                    monkeypatch, services, stop_at=calls if without else None):
+                scenario(world)
+        except Exception as exc:  # a denied call may surface as anything
+            failure = exc
+        finally:
+            world.close()
+    return Run(calls, time.perf_counter() - started, failure, stack)
+
+
+@pytest.fixture(scope="module")
+def granted_run(cfn: dict[str, Any]) -> Run:
+    """The scenario once, each function with its whole policy (shared by the checks)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        return run_scenario(cfn, monkeypatch)
+
+
+def permits(statement: dict[str, Any], action: str, resource: str) -> bool:
+    """Whether ``statement`` allows ``action`` on ``resource``, as moto evaluates it."""
+    from moto.iam.access_control import IAMPolicyStatement, PermissionResult
+
+    return IAMPolicyStatement(statement).is_action_permitted(action, resource) \
+        == PermissionResult.PERMITTED
+
+
+def test_each_function_needs_nothing_its_policy_does_not_grant(
+    granted_run: Run,
+) -> None:
+    run, stack = granted_run, granted_run.stack
+    assert run.failure is None, repr(run.failure)
+    assert run.calls.denied() == []
+    assert {c.key for c in run.calls.seen} >= {u.key for u in stack.users.values()}, (
+        "a function reached AWS as someone else")
+    print(f"least privilege scenario: {len(run.calls.seen)} checked calls, {run.seconds:.1f} s")
+
+
+@pytest.mark.parametrize("function_id", SCENARIO_FUNCTIONS)
+def test_every_action_granted_is_called_and_every_statement_is_needed(
+    cfn: dict[str, Any], granted_run: Run, function_id: str
+) -> None:
+    """Each action of each statement, on each of its resources, was called; and each
+    statement allowed a call that no other statement of the function allows (so without
+    it that call is denied: test_without_a_statement_a_call_is_denied shows it for real)."""
+    run, stack = granted_run, granted_run.stack
+    assert run.failure is None, repr(run.failure)
+    called = run.calls.allowed(stack.users[function_id].key)
+    granted = [s for s in stack.statements(cfn, function_id)
+               if (function_id, s.get("Sid")) not in LAMBDA_USES]
+    for statement in granted:
+        for action in iam.actions(statement):
+            for resource in iam.as_list(statement["Resource"]):
+                one = {"Effect": "Allow", "Action": action, "Resource": resource}
+                assert any(permits(one, a, r) for a, r in called), (
+                    f"{function_id} may {action} on {resource} but never does")
+    for index, statement in enumerate(granted):
+        others = granted[:index] + granted[index + 1:]
+        assert any(permits(statement, a, r) and not any(permits(o, a, r) for o in others)
+                   for a, r in called), f"{function_id}: {statement['Sid']} is not needed"
+
+
+# Removing a statement for real (the scenario stops at the first call denied): one of
+# each kind here; all of them with NUMBRIDGE_IAM_EVERY_STATEMENT=1 (make test-iam).
+_CFN = iam.transformed()
+ALL_REMOVALS = [(fid, i, str(s.get("Sid"))) for fid in SCENARIO_FUNCTIONS
+                for i, s in enumerate(iam.statements(_CFN, fid))
+                if (fid, s.get("Sid")) not in LAMBDA_USES]
+SAMPLE = {("ConnectFunction", "TokenSecret"), ("LobbyFunction", "GameTable"),
+          ("LobbyFunction", "GameTableIndex"), ("MoveFunction", "SendTimers"),
+          # a post denied is only logged by the code: the test still sees it
+          ("TimeoutFunction", "PostToConnections")}
+REMOVALS = ALL_REMOVALS if os.environ.get("NUMBRIDGE_IAM_EVERY_STATEMENT") == "1" else [
+    r for r in ALL_REMOVALS if (r[0], r[2]) in SAMPLE]
+
+
+def test_the_sample_of_removals_names_real_statements() -> None:
+    assert {(f, sid) for f, _, sid in ALL_REMOVALS} >= SAMPLE
+
+
+@pytest.mark.parametrize(("function_id", "index", "sid"), REMOVALS,
+                         ids=[f"{f}-{sid}" for f, _, sid in REMOVALS])
+def test_without_a_statement_a_call_is_denied(
+    cfn: dict[str, Any], monkeypatch: pytest.MonkeyPatch, function_id: str, index: int,
+    sid: str,
+) -> None:
+    run = run_scenario(cfn, monkeypatch, without=(function_id, index))
+    assert run.calls.denied(), f"{function_id} runs the scenario without its statement {sid}"
+    assert {c.key for c in run.calls.denied()} == {run.stack.users[function_id].key}
+    assert isinstance(run.failure, Denied), repr(run.failure)

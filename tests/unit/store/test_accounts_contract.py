@@ -1,0 +1,100 @@
+"""Players' records on every adapter: one per name after folding, the first spelling kept,
+the generation moved on by a new password, a revoke and a disable."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from numbridge.names import fold_name
+from numbridge.store import keys
+from numbridge.store.accounts import Account, Accounts, NoSuchAccount
+from numbridge.store.port import ListingStore, Store
+
+
+def test_a_record_reads_back_under_any_case_of_its_name(store: Store) -> None:
+    accounts = Accounts(store)
+    made = Account(name="Ana", created_ms=1_700_000_000_000, password_hash="$argon2id$x")
+    assert accounts.add(made)
+    for spelling in ("Ana", "ana", "ANA", "aNa"):
+        assert accounts.get(spelling) == made
+    assert accounts.get("bob") is None
+
+
+def test_names_are_unique_after_folding_and_the_first_spelling_is_kept(store: Store) -> None:
+    accounts = Accounts(store)
+    assert accounts.add(Account(name="Ana", created_ms=1))
+    assert not accounts.add(Account(name="ana", created_ms=2, password_hash="h"))
+    assert not accounts.add(Account(name="ANA", created_ms=3))
+    assert accounts.get("ana") == Account(name="Ana", created_ms=1)
+    assert accounts.ensure("aNA", 9).name == "Ana"
+
+
+def test_concurrent_registrations_of_one_name_leave_one_winner(store: Store) -> None:
+    accounts = Accounts(store)
+    spellings = ["zed", "Zed", "ZED", "zEd", "zeD", "ZEd"]
+    won: list[str] = []
+    barrier = threading.Barrier(len(spellings))
+
+    def register(name: str) -> None:
+        barrier.wait()
+        if accounts.add(Account(name=name, created_ms=1, password_hash=f"hash of {name}")):
+            won.append(name)
+
+    threads = [threading.Thread(target=register, args=(n,)) for n in spellings]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(won) == 1
+    assert accounts.get("zed") == Account(name=won[0], created_ms=1,
+                                          password_hash=f"hash of {won[0]}")
+
+
+def test_a_new_password_revoke_and_disable_move_the_generation_on(store: Store) -> None:
+    accounts = Accounts(store)
+    accounts.add(Account(name="ana", created_ms=1, password_hash="old"))
+    assert accounts.set_password("ANA", "new").generation == 1
+    assert accounts.get("ana") == Account(name="ana", created_ms=1, generation=1,
+                                          password_hash="new")
+    assert accounts.revoke("ana").generation == 2
+    disabled = accounts.set_disabled("ana", True)
+    assert disabled.disabled and disabled.generation == 3
+    enabled = accounts.set_disabled("ana", False)
+    assert not enabled.disabled and enabled.generation == 3
+    assert accounts.get("ana") == enabled
+
+
+def test_changing_a_missing_record_is_no_such_account(store: Store) -> None:
+    with pytest.raises(NoSuchAccount):
+        Accounts(store).revoke("nobody")
+    assert Accounts(store).get("nobody") is None
+
+
+def test_a_pool_sub_is_kept_from_the_first_and_never_replaced(store: Store) -> None:
+    accounts = Accounts(store)
+    accounts.ensure("ana", 5)
+    assert accounts.bind_sub("ana", "sub-1").sub == "sub-1"
+    assert accounts.bind_sub("ana", "sub-2").sub == "sub-1"
+    assert accounts.get("ana") == Account(name="ana", created_ms=5, sub="sub-1")
+
+
+def test_every_record_is_listed_in_folded_order_across_pages(store: Store) -> None:
+    accounts = Accounts(store)
+    names = [f"P{n:03d}" for n in range(130)] + ["alice", "Bob"]
+    for n, name in enumerate(names):
+        accounts.add(Account(name=name, created_ms=n))
+    listed = [a.name for a in accounts.all()]
+    assert listed == sorted(names, key=fold_name)
+
+
+def test_a_player_from_before_records_is_found_by_their_data(store: Store) -> None:
+    accounts = Accounts(store)
+    store.put({"pk": keys.player("Ana"), "sk": keys.rating("classic"), "rating": 1500})
+    assert accounts.earlier_player("Ana") == "Ana"
+    assert accounts.earlier_player("bob") is None
+    assert isinstance(store, ListingStore)  # both adapters list: any spelling is found
+    assert accounts.earlier_player("ANA") == "Ana"
+    assert accounts.without_record() == ["Ana"]
+    accounts.add(Account(name="Ana", created_ms=1))
+    assert accounts.without_record() == []

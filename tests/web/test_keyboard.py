@@ -1,0 +1,154 @@
+"""A whole game from the keyboard alone: signing in, the bot's form, the board (one tab
+stop, reached with B; arrows along the rows and the slanted columns; a digit picks a
+tile; Enter places it or selects a clue), T to take a clue, X to exchange; the help
+panel that lists the keys (?), the focus always visible, each cell named for a screen
+reader, and the game's events read out in a polite live region."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from browser_kit import (
+    Page,
+    board_now,
+    eventually,
+    fresh_name,
+    my_move_or_end,
+    version,
+)
+from client import solve
+from e2e_server import LocalServer
+
+FOCUSED = "() => document.activeElement && (document.activeElement.id || '')"
+FOCUSED_CELL = "() => document.activeElement && document.activeElement.dataset.index"
+HEARD = """() => { window.__heard = [];
+  new MutationObserver(() => window.__heard.push(document.querySelector('#announcer').textContent))
+    .observe(document.querySelector('#announcer'), { childList: true, subtree: true }); }"""
+
+
+def tab_to(player: Page, element_id: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        if player.page.evaluate(FOCUSED) == element_id:
+            return
+        player.page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached #{element_id}")
+
+
+def pick(player: Page, digit: int) -> None:
+    """The tile `digit` selected by its key (the key again would put it down)."""
+    chosen = f"#hand button.tile.selected[data-digit='{digit}']"
+    if not player.page.locator(chosen).count():
+        player.page.keyboard.press(str(digit))
+    player.page.wait_for_selector(chosen)
+
+
+def walk_to(player: Page, index: int, size: int) -> None:
+    """The arrows from the focused cell to cell `index`: down/up the column, along the row."""
+    at = int(player.page.evaluate(FOCUSED_CELL))
+    (r, c), (tr, tc) = divmod(at, size), divmod(index, size)
+    for _ in range(abs(tr - r)):
+        player.page.keyboard.press("ArrowDown" if tr > r else "ArrowUp")
+    for _ in range(abs(tc - c)):
+        player.page.keyboard.press("ArrowRight" if tc > c else "ArrowLeft")
+    assert int(player.page.evaluate(FOCUSED_CELL)) == index
+
+
+def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None:
+    kit = Page(browser, fresh_name("kit"))
+    try:
+        page, keys = kit.page, kit.page.keyboard
+        page.goto(f"{club.url}/")
+        page.wait_for_selector("#name-input")
+        assert page.evaluate(FOCUSED) == "name-input"  # the sign-in card takes the focus
+        keys.type(kit.name)
+        keys.press("Tab")  # the password, next (a new name: its account made)
+        keys.type(f"{kit.name}'s password")
+        keys.press("Enter")
+        kit.wait_connected()
+        page.wait_for_selector("#b-room option[value=blitz]", state="attached")
+        # The help: every action's key, opened with ? and closed with Escape.
+        keys.press("?")
+        help_panel = page.locator("#keys-help")
+        help_panel.wait_for()
+        listed = help_panel.locator("dt").all_inner_texts()
+        assert {"T", "X", "S", "R", "D", "A", "Y", "N", "?"} <= set(listed), listed
+        keys.press("Escape")
+        help_panel.wait_for(state="hidden")
+
+        # The bot's form by Tab and typing: the easy bot, Blitz, blue (moving first).
+        tab_to(kit, "b-level")
+        keys.type("easy")
+        tab_to(kit, "b-room")
+        keys.type("blitz")
+        tab_to(kit, "b-colour")
+        keys.type("blue")
+        assert page.input_value("#b-room") == "blitz" and page.input_value("#b-colour") == "blue"
+        tab_to(kit, "play-bot")
+        keys.press("Enter")
+        page.wait_for_selector("#board svg g.cell", timeout=60_000)
+        page.evaluate(HEARD)
+
+        # B: onto the board, its one tab stop; the focus shows; the cell says what it is.
+        page.wait_for_selector("#status-line.mine")
+        keys.press("b")
+        assert page.evaluate(FOCUSED_CELL) is not None
+        assert page.locator("#board g.cell[tabindex='0']").count() == 1
+        stroke = page.evaluate(
+            "() => getComputedStyle(document.activeElement.querySelector('polygon')).strokeWidth")
+        assert stroke == "5px", stroke
+        label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+        assert re.match(r"row \d, column \d, ", label), label
+
+        dealt = board_now(kit)
+        size = 6
+        solution = solve("".join(c["digit"] or "." for c in dealt),
+                         "".join(c["block"] for c in dealt))
+        done: list[str] = []
+        for _ in range(80):
+            if eventually(lambda: my_move_or_end(kit), "my move or the end", 40) == "end":
+                break
+            before = version(kit)
+            cells = board_now(kit)
+            hand = [int(d) for d in page.locator("#hand button.tile").evaluate_all(
+                "ts => ts.map((t) => t.dataset.digit)")]
+            empty = [int(c["index"]) for c in cells if c["digit"] == "" and c["clue"] == "0"]
+            free = [int(c["index"]) for c in cells if c["clue"] == "1" and c["owner"] == ""]
+            fits = [(d, i) for d in hand for i in empty if solution[i] == str(d)]
+            if "exchange" not in done:
+                keys.press("x")  # the bag is full at the start: always allowed
+                done.append("exchange")
+            elif "take" not in done and free and len(hand) >= 2:
+                pick(kit, hand[0])  # the tile to pay with
+                walk_to(kit, free[0], size)
+                keys.press("Enter")  # the clue selected …
+                page.wait_for_selector(f"#board g.cell.sel[data-index='{free[0]}']")
+                keys.press("t")  # … and taken
+                done.append("take")
+            elif fits:
+                digit, index = fits[0]
+                pick(kit, digit)
+                walk_to(kit, index, size)
+                keys.press("Enter")
+                done.append("place")
+            else:
+                keys.press("x")
+                done.append("exchange")
+            eventually(lambda b=before: version(kit) > b, f"the move by keys ({done[-1]})")
+        else:
+            raise AssertionError("the game did not end")
+
+        assert "take" in done and "place" in done, done
+        assert page.locator("#log li[data-kind=taken]").count() >= 1
+        assert page.locator("#result:not([hidden])").count() == 1
+        # What happened was read out, politely, in the moves list's words.
+        assert page.get_attribute("#announcer", "aria-live") == "polite"
+        heard = page.evaluate("() => window.__heard")
+        assert any("exchanged" in said for said in heard), heard
+        assert any("placed" in said for said in heard), heard
+        ending = page.locator("#log li[data-kind=finished]").inner_text()
+        assert any(ending in said for said in heard), (ending, heard)
+        kit.shot("keyboard-finished")
+        assert kit.problems == [], kit.problems
+    finally:
+        kit.close()
