@@ -21,7 +21,8 @@ import time
 import urllib.error
 import urllib.request
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -49,6 +50,17 @@ def free_port() -> int:
 
 class ServerFailed(RuntimeError):
     pass
+
+
+@contextmanager
+def serving(root: Path) -> Iterator[LocalServer]:
+    """A started ``numbridge serve`` keeping its data and log under ``root``, killed after."""
+    local = LocalServer(root / "data", root)
+    local.start()
+    try:
+        yield local
+    finally:
+        local.kill()
 
 
 class LocalServer:

@@ -10,18 +10,14 @@ from pathlib import Path
 
 import pytest
 from client import Seat
-from e2e_server import LocalServer
+from e2e_server import LocalServer, serving
 from test_e2e_bot import play_against_the_bot
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LocalServer]:
-    local = LocalServer(tmp_path / "data", tmp_path)
-    local.start()
-    try:
+    with serving(tmp_path) as local:
         yield local
-    finally:
-        local.kill()
 
 
 def test_the_bot_command_accepts_and_plays_a_game_to_the_end(

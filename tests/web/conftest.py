@@ -57,12 +57,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """One ``numbridge serve`` for a module's tests (they play under fresh names)."""
-    from e2e_server import LocalServer
+    from e2e_server import serving
 
-    root = tmp_path_factory.mktemp("club")
-    local = LocalServer(root / "data", root)
-    local.start()
-    try:
+    with serving(tmp_path_factory.mktemp("club")) as local:
         yield local
-    finally:
-        local.kill()

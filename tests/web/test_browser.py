@@ -33,7 +33,7 @@ from browser_kit import (
     version,
 )
 from client import solve
-from e2e_server import LocalServer
+from e2e_server import LocalServer, serving
 
 # Lets a test cut a page's WebSocket and hold off its reconnection (the client
 # itself is unchanged: it sees a dropped connection and failing reconnects), and
@@ -62,12 +62,8 @@ SOCKET_SWITCH = """
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LocalServer]:
-    local = LocalServer(tmp_path / "data", tmp_path)
-    local.start()
-    try:
+    with serving(tmp_path) as local:
         yield local
-    finally:
-        local.kill()
 
 
 def password_of(name: str) -> str:

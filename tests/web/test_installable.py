@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from browser_kit import PHONES, Page, eventually, fresh_name, open_with_token
-from e2e_server import LocalServer
+from e2e_server import LocalServer, serving
 
 KEPT = """async (path) => {
   const names = await caches.keys();
@@ -24,12 +24,8 @@ KEPT = """async (path) => {
 
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[LocalServer]:
-    local = LocalServer(tmp_path / "data", tmp_path)
-    local.start()
-    try:
+    with serving(tmp_path) as local:
         yield local
-    finally:
-        local.kill()
 
 
 def test_installable_and_opens_while_the_server_is_down(browser: Any, own_server: LocalServer,
