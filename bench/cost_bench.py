@@ -42,8 +42,22 @@ PRICE = {
 }
 # How long a person takes per turn on average, to estimate connection minutes.
 THINK_S = {"bridge": 20.0, "blitz": 10.0, "domains": 15.0}
-MEMORY_MB = {"connect": 512, "disconnect": 512, "deal": 2048, "lobby": 1024, "move": 1024,
-             "timeout": 1024}
+
+
+def memory_mb() -> dict[str, int]:
+    """Each function's memory as template.yaml gives it (billed per GB-s)."""
+    from numbridge.local.functions import DEFAULT_MEMORY_MB
+    from numbridge.sam_template import function_dirs, load_template
+
+    template = load_template()
+    default = ((template.get("Globals") or {}).get("Function") or {}).get(
+        "MemorySize", DEFAULT_MEMORY_MB)
+    return {
+        code_uri.rstrip("/").rsplit("/", 1)[-1]: int(
+            (template["Resources"][logical_id].get("Properties") or {}).get("MemorySize", default))
+        for logical_id, code_uri in function_dirs().items()
+    }
+
 
 # Lambda's duration is modelled, not timed: on this shared 2-core machine the wall time of
 # a handler is mostly other processes' load and moto's own work, neither of which a
@@ -220,6 +234,7 @@ def play_games(variant_room: str, variant: str, counts: Counter[str],
 
     real_function = harness.function
     meter = Meter()
+    memory = memory_mb()
 
     def timed(name: str) -> Any:
         handler = real_function(name)
@@ -231,7 +246,7 @@ def play_games(variant_room: str, variant: str, counts: Counter[str],
             try:
                 return handler(event, context)
             finally:
-                billed = meter.billed_s(time.process_time() - started, MEMORY_MB[name])
+                billed = meter.billed_s(time.process_time() - started, memory[name])
                 durations[name].append(billed)
                 counts["lambda ms"] += billed * 1000
 
@@ -292,7 +307,8 @@ def cost(counts: Counter[str], durations: Mapping[str, list[float]], games: int,
          minutes: float) -> dict[str, float]:
     """Dollars per 1,000 games, by term."""
     scale = 1000 / games
-    gb_s = sum(sum(math.ceil(d * 1000) / 1000 for d in runs) * MEMORY_MB[name] / 1024
+    memory = memory_mb()
+    gb_s = sum(sum(math.ceil(d * 1000) / 1000 for d in runs) * memory[name] / 1024
                for name, runs in durations.items())
     return {
         "DynamoDB writes": counts["write units"] * PRICE["dynamodb_write_unit"] * scale,
