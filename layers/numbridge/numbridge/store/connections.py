@@ -18,6 +18,7 @@ Both items of a connection carry ``batch`` when it asked for batched events
 from __future__ import annotations
 
 import contextlib
+import zlib
 
 from numbridge.caps import CONNECTION_LIFE_MS, CONNECTIONS_PER_PLAYER, TooManyConnections
 from numbridge.store import keys
@@ -35,8 +36,10 @@ from numbridge.store.watches import Receiver, Watches
 from numbridge.values import frozen
 
 CONNECTION_TTL_S = 3 * 3600  # API Gateway closes connections after 2 h
-# Reads of the slots before giving up when other connections keep taking the free one.
-SLOT_ATTEMPTS = 5
+# A slot lost to a condition is a slot another connection took: after one loss more than
+# there are slots, they were all taken while this one tried (none is refused in a race
+# that left a slot free).
+SLOT_ATTEMPTS = CONNECTIONS_PER_PLAYER + 1
 
 
 @frozen
@@ -85,10 +88,15 @@ class Connections:
     def _free_slot(self, player: str, connection_id: str,
                    now_ms: int) -> tuple[int, ConnectionSlot | None]:
         held = {slot.n: slot for slot in self.slots(player)}
-        for n in range(CONNECTIONS_PER_PLAYER):
+        for mine in held.values():
+            if mine.connection == connection_id:
+                return mine.n, mine
+        # Connects that race do not all reach for the same free slot first.
+        start = zlib.crc32(connection_id.encode()) % CONNECTIONS_PER_PLAYER
+        for i in range(CONNECTIONS_PER_PLAYER):
+            n = (start + i) % CONNECTIONS_PER_PLAYER
             slot = held.get(n)
-            if (slot is None or slot.connection == connection_id
-                    or slot.connected_ms + CONNECTION_LIFE_MS <= now_ms):
+            if slot is None or slot.connected_ms + CONNECTION_LIFE_MS <= now_ms:
                 return n, slot
         raise TooManyConnections(
             f"at most {CONNECTIONS_PER_PLAYER} connections each: close one first")

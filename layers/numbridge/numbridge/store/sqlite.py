@@ -1,12 +1,19 @@
 """The storage port on SQLite: one database file, WAL, durable at commit.
 
 One table holds every item as JSON beside its key columns, the secondary
-index and the TTL attribute. Writers take one process-wide lock and then
-``BEGIN IMMEDIATE``: SQLite's own busy wait sleeps in coarse steps, so
-in-process writers queue on the lock instead and SQLite's busy timeout is only
-for another process (a backup). Readers run concurrently (WAL). A conditional
+index and the TTL attribute. Readers run concurrently (WAL). A conditional
 write reads the item and checks the condition inside the write transaction,
 so check and write are one atomic step.
+
+Writes commit in groups. With ``synchronous=FULL`` a commit waits for the
+disk (an fsync, milliseconds), so writers that come while one commits queue
+(in process: SQLite's own busy wait sleeps in coarse steps, its busy timeout
+is only for another process, a backup), and the next of them commits all
+that queued in one SQLite transaction: each write in a savepoint of its own,
+run one after another as if alone — its conditions see the writes before it,
+and one that fails is rolled back to its savepoint, alone — then one COMMIT,
+one fsync for the group. No caller returns before the COMMIT that holds its
+write: what a caller was told is written is on disk.
 
 ``synchronous=FULL`` (the default) makes a commit survive a power cut;
 ``NORMAL`` survives a killed process only, and is faster.
@@ -19,10 +26,9 @@ import binascii
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from numbridge.store.port import (
     MAX_CURSOR_CHARS,
@@ -48,6 +54,7 @@ TTL_ATTRIBUTE = "expires_at"
 BUSY_TIMEOUT_MS = 30_000
 # Sorts after every character a key can hold: the upper end of a prefix range.
 _PREFIX_END = "\U0010ffff"
+_T = TypeVar("_T")
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS items (
@@ -114,6 +121,20 @@ def _uncursor(cursor: str, length: int) -> list[str]:
     return values
 
 
+class _Job(Generic[_T]):
+    """One caller's write transaction, waiting in the queue for a group commit."""
+
+    __slots__ = ("error", "finished", "promoted", "result", "wake", "work")
+
+    def __init__(self, work: Callable[[sqlite3.Connection], _T]) -> None:
+        self.work = work
+        self.wake = threading.Event()  # finished, or promoted to commit the next group
+        self.finished = False
+        self.promoted = False
+        self.result: _T | None = None
+        self.error: BaseException | None = None
+
+
 class SqliteStore:
     """The port on one SQLite file (``":memory:"`` is refused: threads need a shared file)."""
 
@@ -126,6 +147,9 @@ class SqliteStore:
         self._synchronous = synchronous.upper()
         self._local = threading.local()
         self._write_lock = threading.Lock()
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Job[Any]] = []  # under _queue_lock: writes waiting for a commit
+        self._leading = False  # under _queue_lock: a thread is committing (or about to)
         self._opened: list[sqlite3.Connection] = []
         self._opened_lock = threading.Lock()
         with self._write_lock:
@@ -155,18 +179,72 @@ class SqliteStore:
             self._opened.clear()
         self._local = threading.local()
 
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: all of it commits, or (on any exception) none of it."""
-        connection = self._connection()
-        with self._write_lock:
+    def _write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """``work`` in a write transaction: all of it commits, or (if it raises) none of
+        it; its result once committed. Run in this thread or in the one committing the
+        group it joins (``work`` uses the connection it is given, no other)."""
+        job: _Job[_T] = _Job(work)
+        with self._queue_lock:
+            self._queue.append(job)
+            leads = not self._leading
+            self._leading = True
+        if leads:
+            self._lead()
+        while not job.finished:
+            job.wake.wait()
+            job.wake.clear()
+            if job.promoted and not job.finished:
+                self._lead()
+        if job.error is not None:
+            raise job.error
+        return job.result  # type: ignore[return-value]
+
+    def _lead(self) -> None:
+        """Commit what has queued, then hand the lead to the first who queued since."""
+        with self._queue_lock:
+            group, self._queue = self._queue, []
+        try:
+            with self._write_lock:
+                self._commit(self._connection(), group)
+        except BaseException as exc:  # no connection: nothing was written
+            for job in group:
+                job.error = job.error or exc
+        finally:
+            for job in group:
+                job.finished = True
+                job.wake.set()
+            with self._queue_lock:
+                if self._queue:
+                    successor = self._queue[0]
+                    successor.promoted = True
+                    successor.wake.set()
+                else:
+                    self._leading = False
+
+    @staticmethod
+    def _commit(connection: sqlite3.Connection, group: list[_Job[Any]]) -> None:
+        alone = len(group) == 1  # no savepoint needed: its failure rolls all back
+        try:
             connection.execute("BEGIN IMMEDIATE")
-            try:
-                yield connection
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
+            for job in group:
+                if not alone:
+                    connection.execute("SAVEPOINT job")
+                try:
+                    job.result = job.work(connection)
+                except BaseException as exc:
+                    job.error = exc
+                    connection.execute("ROLLBACK" if alone else "ROLLBACK TO job")
+                    if alone:
+                        return
+                if not alone:
+                    connection.execute("RELEASE job")
             connection.execute("COMMIT")
+        except BaseException as exc:  # BEGIN or COMMIT failed: nothing of the group landed
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            for job in group:
+                if job.error is None:
+                    job.error, job.result = exc, None
 
     @staticmethod
     def _current(connection: sqlite3.Connection, pk: str, sk: str) -> Item | None:
@@ -193,7 +271,7 @@ class SqliteStore:
         self.transact([Put(item, condition)])
 
     def delete(self, pk: str, sk: str, condition: Condition | None = None) -> Item | None:
-        with self._writing() as connection:
+        def work(connection: sqlite3.Connection) -> Item | None:
             old = self._current(connection, pk, sk)
             if not holds(condition, old):
                 raise ConflictError(f"condition {condition!r} failed on ({pk}, {sk})")
@@ -201,10 +279,14 @@ class SqliteStore:
                 connection.execute("DELETE FROM items WHERE pk = ? AND sk = ?", (pk, sk))
             return old
 
+        return self._write(work)
+
     def transact(self, writes: Sequence[Write]) -> None:
         puts = {i: clean(w.item) for i, w in enumerate(writes) if isinstance(w, Put)}
         check_limits(writes, {i: item_bytes(item) for i, item in puts.items()})
-        with self._writing() as connection:
+        rows = {i: _row(item) for i, item in puts.items()}  # encoded before the queue
+
+        def work(connection: sqlite3.Connection) -> None:
             for write in writes:
                 if write.condition is not None and not holds(
                     write.condition, self._current(connection, *write.key)
@@ -215,7 +297,9 @@ class SqliteStore:
                     connection.execute("DELETE FROM items WHERE pk = ? AND sk = ?", write.key)
                 else:
                     connection.execute("INSERT OR REPLACE INTO items VALUES (?, ?, ?, ?, ?, ?)",
-                                       _row(puts[i]))
+                                       rows[i])
+
+        self._write(work)
 
     def query(self, pk: str, keys: KeyRange | None = None, *, index: bool = False,
               limit: int | None = None, after: str | None = None,
@@ -267,18 +351,15 @@ class SqliteStore:
 
     def purge_expired(self, now_s: int) -> int:
         """Delete items whose TTL has passed (what DynamoDB's TTL does, late); how many."""
-        with self._writing() as connection:
-            cursor = connection.execute(f"DELETE FROM items WHERE {TTL_ATTRIBUTE} < ?", (now_s,))
-            return int(cursor.rowcount)
+        return self._write(lambda connection: int(connection.execute(
+            f"DELETE FROM items WHERE {TTL_ATTRIBUTE} < ?", (now_s,)).rowcount))
 
     def purge_partitions(self, prefix: str) -> int:
         """Delete every item whose partition or sort key starts with ``prefix``."""
         end = prefix + _PREFIX_END
-        with self._writing() as connection:
-            cursor = connection.execute(
-                "DELETE FROM items WHERE (pk >= ? AND pk < ?) OR (sk >= ? AND sk < ?)",
-                (prefix, end, prefix, end))
-            return int(cursor.rowcount)
+        return self._write(lambda connection: int(connection.execute(
+            "DELETE FROM items WHERE (pk >= ? AND pk < ?) OR (sk >= ? AND sk < ?)",
+            (prefix, end, prefix, end)).rowcount))
 
     def count(self) -> int:
         row = self._connection().execute("SELECT count(*) FROM items").fetchone()
