@@ -471,8 +471,10 @@ def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) ->
         candidate = bob.page.locator("#board g.cell[data-candidate='1']").first
         candidate.wait_for()
         r, c = int(candidate.get_attribute("data-r")), int(candidate.get_attribute("data-c"))
-        candidate.click()
+        # The version before bob's move, read before the click: his move may reach ana
+        # before the next line runs, and then nothing would ever be newer than it.
         exchanged = version(ana)
+        candidate.click()
         eventually(lambda: version(cy) == version(bob) > exchanged, "bob's move at the watcher")
         assert cy.cell(r, c).get_attribute("data-digit") == bob.cell(r, c).get_attribute(
             "data-digit")
