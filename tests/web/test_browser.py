@@ -121,7 +121,8 @@ CELLS_KEPT_AFTER_ANSWER = """() => new Promise((resolve) => {
     await frame();
     await frame();
     const now = [...document.querySelectorAll('#board g.cell')];
-    resolve(now.length === window.__cells.length && now.every((cell, k) => cell === window.__cells[k]));
+    const kept = window.__cells;
+    resolve(now.length === kept.length && now.every((cell, k) => cell === kept[k]));
   }).observe(document.querySelector('#proposals'), { childList: true, subtree: true });
   document.querySelector('#refresh-proposals').click();
 })"""
