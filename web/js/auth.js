@@ -5,39 +5,40 @@
  * - any server: a pasted token (`numbridge token NAME`) or `?token=TOKEN`;
  * - a deployed stack: `?server=wss://…` (its WebSocketURI) and, for Cognito's managed
  *   login, `?login=https://…` (CognitoLoginUrl) with `&client=…` (CognitoClientId).
- * Settings given in the address are remembered and then taken out of it. */
+ * Settings given in the address are remembered and then taken out of it; which server
+ * is played on, and whether a link's server is taken, is servers.js's. */
+
+import { declined, login, server } from './servers.js';
+
+export { login, server } from './servers.js';
 
 const TOKEN_KEY = 'numbridge.token';
 const NAME_KEY = 'numbridge.name';
-const SERVER_KEY = 'numbridge.server';
-const LOGIN_KEY = 'numbridge.login';
 const REFRESH_KEY = 'numbridge.refresh';
 const PKCE_KEY = 'numbridge.pkce';
+const PER_SERVER_KEY = 'numbridge.tokens';
 
 /** The player-name rule (numbridge/names.py). */
 export const PLAYER_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
 
-/** `?name=value` remembered in localStorage (`?name=` forgets it). */
-function setting(name, key) {
-  const params = new URLSearchParams(location.search);
-  if (params.has(name)) {
-    const value = params.get(name).trim();
-    if (value) localStorage.setItem(key, value);
-    else localStorage.removeItem(key);
+// Tokens are kept per server: a server's token is never sent to another. The page's own
+// server keeps the old key; another's is suffixed with its address.
+const keyFor = (base) => (server ? `${base}@${server}` : base);
+
+// Once: a token kept under the one key of old was the server then chosen's.
+if (!localStorage.getItem(PER_SERVER_KEY)) {
+  const chosen = localStorage.getItem('numbridge.server');
+  const old = localStorage.getItem(TOKEN_KEY);
+  if (chosen && old) {
+    localStorage.setItem(`${TOKEN_KEY}@${chosen}`, old);
+    localStorage.removeItem(TOKEN_KEY);
   }
-  return localStorage.getItem(key) || '';
+  localStorage.setItem(PER_SERVER_KEY, '1');
 }
 
-// A deployed stack's WebSocketURI; empty: this page's own server.
-export const server = setting('server', SERVER_KEY);
-// Cognito managed login: the pool's domain URL and the app client id.
-export const login = {
-  url: setting('login', LOGIN_KEY).replace(/\/+$/, ''),
-  client: setting('client', `${LOGIN_KEY}.client`),
-};
 /** Signing in by name works only against the page's own (local) server. */
-export const canSignInByName = !server;
-export const hasManagedLogin = Boolean(login.url && login.client);
+export const canSignInByName = () => !server;
+export const hasManagedLogin = () => Boolean(server && login.url && login.client);
 
 export function tokenClaims(token) {
   try {
@@ -73,19 +74,20 @@ export function initialToken() {
   for (const name of ['token', 'server', 'login', 'client', 'code', 'state']) params.delete(name);
   const query = params.toString();
   history.replaceState(null, '', location.pathname + (query ? `?${query}` : '') + location.hash);
-  if (fromUrl) return fromUrl.trim();
-  return sessionStorage.getItem(TOKEN_KEY) || localStorage.getItem(TOKEN_KEY) || '';
+  // A link declined brought a token for the server it named: not this one's.
+  if (fromUrl && !declined) return fromUrl.trim();
+  return sessionStorage.getItem(keyFor(TOKEN_KEY)) || localStorage.getItem(keyFor(TOKEN_KEY)) || '';
 }
 
 export function rememberToken(token) {
-  sessionStorage.setItem(TOKEN_KEY, token);
-  localStorage.setItem(TOKEN_KEY, token);
+  sessionStorage.setItem(keyFor(TOKEN_KEY), token);
+  localStorage.setItem(keyFor(TOKEN_KEY), token);
 }
 
 export function forgetToken() {
-  sessionStorage.removeItem(TOKEN_KEY);
-  localStorage.removeItem(TOKEN_KEY);
-  localStorage.removeItem(REFRESH_KEY);
+  sessionStorage.removeItem(keyFor(TOKEN_KEY));
+  localStorage.removeItem(keyFor(TOKEN_KEY));
+  localStorage.removeItem(keyFor(REFRESH_KEY));
 }
 
 export const rememberedName = () => localStorage.getItem(NAME_KEY) || '';
@@ -167,7 +169,7 @@ async function cognitoTokens(grant) {
   });
   if (!response.ok) throw new SignInError('failed', { status: response.status });
   const tokens = await response.json();
-  if (tokens.refresh_token) localStorage.setItem(REFRESH_KEY, tokens.refresh_token);
+  if (tokens.refresh_token) localStorage.setItem(keyFor(REFRESH_KEY), tokens.refresh_token);
   return tokens.id_token;
 }
 
@@ -182,16 +184,16 @@ export async function finishManagedLogin(params) {
   });
 }
 
-export const canRenew = () => Boolean(localStorage.getItem(REFRESH_KEY) && login.url);
+export const canRenew = () => Boolean(localStorage.getItem(keyFor(REFRESH_KEY)) && login.url);
 
 /** A fresh ID token for an expired one, when Cognito gave us a refresh token; else ''. */
 export async function renewedToken() {
-  const refresh = localStorage.getItem(REFRESH_KEY);
+  const refresh = localStorage.getItem(keyFor(REFRESH_KEY));
   if (!refresh || !login.url) return '';
   try {
     return await cognitoTokens({ grant_type: 'refresh_token', refresh_token: refresh });
   } catch (_) {
-    localStorage.removeItem(REFRESH_KEY);
+    localStorage.removeItem(keyFor(REFRESH_KEY));
     return '';
   }
 }
