@@ -8,6 +8,7 @@
  * Settings given in the address are remembered and then taken out of it; which server
  * is played on, and whether a link's server is taken, is servers.js's. */
 
+import { REFUSED_BY_STATUS, SIGN_IN_CODES } from './refusals.js';
 import { declined, login, server } from './servers.js';
 
 export { login, server } from './servers.js';
@@ -106,8 +107,6 @@ export class SignInError extends Error {
   }
 }
 
-// The server's typed refusals (docs/protocol.md, "Local accounts") the page words itself.
-const WORDED = new Set(['weak_password', 'bad_password', 'disabled', 'name_taken']);
 
 /** `POST /local/token`: a token for `name` from the local server (SignInError: why not).
  * Without a password only a server started with --open-sign-in signs the name in. */
@@ -135,8 +134,9 @@ export async function signInByName(name, password = '') {
     throw new SignInError('rate_limited', { seconds: Math.ceil((answer.retry_after_ms || 1000) / 1000) });
   }
   if (code === 'bad_request' && !password) throw new SignInError('need_password');
-  if (WORDED.has(code)) throw new SignInError(code);
-  // Any other reason is English (it is for logs too): shown as the server says it.
+  if (SIGN_IN_CODES.includes(code)) throw new SignInError(code);
+  if (!code && REFUSED_BY_STATUS[response.status]) throw new SignInError(REFUSED_BY_STATUS[response.status]);
+  // A code this page does not know (a newer server): the server's own words, English.
   if (answer && typeof answer.error === 'string') throw new SignInError('refused', { reason: answer.error });
   if (response.status === 404 || response.status === 405) throw new SignInError('no_name_sign_in');
   throw new SignInError('failed', { status: response.status });
