@@ -32,13 +32,23 @@ const sameOrigin = (url) => new URL(url, self.location.href).origin === self.loc
 // The page is one document whatever its query (?token=… is taken out of the address at once).
 const keyOf = (request) => (request.mode === 'navigate' ? PAGE : request);
 
+// Kept: the URL (true), or it could not be fetched (false).
+const keep = (cache, url) => cache.match(url)
+  .then((hit) => hit || cache.add(url))
+  .then(() => true, () => false);
+
+// The page's list kept; the answer (on the port it sent, if any) says when every URL is
+// stored and which were not: until then the page cannot count on opening offline.
 self.addEventListener('message', (event) => {
   const data = event.data;
   if (!data || data.type !== 'keep' || !Array.isArray(data.urls)) return;
   const urls = data.urls.filter((url) => typeof url === 'string' && sameOrigin(url));
-  event.waitUntil(caches.open(CACHE).then((cache) => Promise.all(urls.map(
-    (url) => cache.match(url).then((hit) => hit || cache.add(url).catch(() => undefined)),
-  ))));
+  const reply = event.ports && event.ports[0];
+  event.waitUntil(caches.open(CACHE)
+    .then((cache) => Promise.all(urls.map((url) => keep(cache, url))))
+    .then((stored) => {
+      if (reply) reply.postMessage({ type: 'kept', missed: urls.filter((_, k) => !stored[k]) });
+    }));
 });
 
 function fromNetwork(request) {

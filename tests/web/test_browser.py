@@ -110,10 +110,34 @@ def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
+# The board's cells now, kept to compare; then the proposals asked for, and once their
+# answer is drawn (the list changed, and two frames later the page's render has run):
+# whether the board's cells are still the very same nodes.
+MARK_CELLS = "() => { window.__cells = [...document.querySelectorAll('#board g.cell')]; }"
+CELLS_KEPT_AFTER_ANSWER = """() => new Promise((resolve) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
+  new MutationObserver(async (_, observer) => {
+    observer.disconnect();
+    await frame();
+    await frame();
+    const now = [...document.querySelectorAll('#board g.cell')];
+    const kept = window.__cells;
+    resolve(now.length === kept.length && now.every((cell, k) => cell === kept[k]));
+  }).observe(document.querySelector('#proposals'), { childList: true, subtree: true });
+  document.querySelector('#refresh-proposals').click();
+})"""
+
+
 def test_propose_accept_and_place(browser: Any, server: LocalServer) -> None:
     ana, bob = Page(browser, "ana"), Page(browser, "bob")
     try:
         start_game(server, ana, bob)
+
+        # A lobby answer (as the proposals' poll brings every few seconds) draws the page
+        # again but leaves the board's cells alone: a click whose press and release straddle
+        # that render still lands on its cell.
+        ana.page.evaluate(MARK_CELLS)
+        assert ana.page.evaluate(CELLS_KEPT_AFTER_ANSWER)
 
         # The board is a rhombus of hexagons: each row half a cell right of the one above.
         first = box_of(ana.cell(0, 0).locator("polygon"))
@@ -471,8 +495,10 @@ def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) ->
         candidate = bob.page.locator("#board g.cell[data-candidate='1']").first
         candidate.wait_for()
         r, c = int(candidate.get_attribute("data-r")), int(candidate.get_attribute("data-c"))
-        candidate.click()
+        # The version before bob's move, read before the click: his move may reach ana
+        # before the next line runs, and then nothing would ever be newer than it.
         exchanged = version(ana)
+        candidate.click()
         eventually(lambda: version(cy) == version(bob) > exchanged, "bob's move at the watcher")
         assert cy.cell(r, c).get_attribute("data-digit") == bob.cell(r, c).get_attribute(
             "data-digit")

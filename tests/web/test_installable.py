@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import PHONES, Page, eventually, fresh_name, open_with_token
+from browser_kit import PHONES, Page, fresh_name, open_with_token
 from e2e_server import LocalServer, serving
 
 KEPT = """async (path) => {
@@ -19,6 +19,17 @@ KEPT = """async (path) => {
     if (await (await caches.open(name)).match(path)) return true;
   }
   return false;
+}"""
+# Every file of /web/ the page loaded (modules, styles, catalogs, icons) that no cache holds.
+NOT_KEPT = """async () => {
+  const here = `${location.origin}/web/`;
+  const loaded = [...new Set(performance.getEntriesByType('resource').map((e) => e.name)
+    .filter((url) => url.startsWith(here)))];
+  const missing = [];
+  for (const url of loaded) {
+    if (!(await caches.match(url))) missing.push(url);
+  }
+  return missing;
 }"""
 
 
@@ -36,8 +47,12 @@ def test_installable_and_opens_while_the_server_is_down(browser: Any, own_server
         open_with_token(ivy, own_server)
         # The worker takes the page over and keeps what it loaded: the modules too.
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        # The worker says when the whole list is stored; then nothing the page loaded is
+        # missing (one module missing and the page could not start offline).
+        page.wait_for_selector("html[data-offline=ready]", state="attached")
         for path in ("/", "/web/js/main.js", "/web/style.css", "/web/icons/icon-192.png"):
-            eventually(lambda p=path: page.evaluate(KEPT, p), f"{path} kept")
+            assert page.evaluate(KEPT, path), f"{path} not kept"
+        assert page.evaluate(NOT_KEPT) == []
 
         cdp = ivy.context.new_cdp_session(page)
         manifest = cdp.send("Page.getAppManifest")

@@ -11,10 +11,14 @@ from typing import Any
 
 from browser_kit import (
     Page,
+    accept_from,
     board_now,
     eventually,
     fresh_name,
     my_move_or_end,
+    open_with_token,
+    play_one_turn,
+    propose,
     version,
 )
 from client import solve
@@ -152,3 +156,101 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
         assert kit.problems == [], kit.problems
     finally:
         kit.close()
+
+
+def logged(player: Page, kind: str) -> int:
+    return int(player.page.locator(f"#log li[data-kind={kind}]").count())
+
+
+def test_the_action_keys_swap_offer_answer_adjourn_resign_and_rematch(
+        browser: Any, club: LocalServer) -> None:
+    """Two players: lee (blue) with the mouse for the first move, kay (red) and lee then by
+    the keys alone: S swaps, D offers a draw and N declines it, A offers to adjourn and Y
+    accepts, A resumes (both), R twice resigns, M offers a rematch, N declines and Y
+    accepts it. The focus shows on a button reached by Tab as on a cell."""
+    lee, kay = Page(browser, fresh_name("lee")), Page(browser, fresh_name("kay"))
+    try:
+        open_with_token(lee, club)
+        propose(lee, colour="blue")
+        open_with_token(kay, club)
+        accept_from(kay, lee.name)
+        for player in (lee, kay):
+            player.page.wait_for_selector("#board svg g.cell", timeout=60_000)
+        dealt = board_now(lee)
+        solution = solve("".join(c["digit"] or "." for c in dealt),
+                         "".join(c["block"] for c in dealt))
+        lee.page.wait_for_selector("#status-line.mine")
+        for _ in range(3):  # a cell of blue's, so that red may swap (an exchange owns none)
+            if play_one_turn(lee, solution, wrong=False) != "exchange":
+                break
+            kay.page.wait_for_selector("#status-line.mine")
+            kay.page.keyboard.press("x")
+            lee.page.wait_for_selector("#status-line.mine")
+        keys_of = {p.name: p.page.keyboard for p in (lee, kay)}
+
+        # S: red takes blue's first cell over (the pie rule).
+        kay.page.wait_for_selector("#status-line.mine")
+        kay.page.wait_for_selector("#actions button.swap:not(:disabled)")
+        keys_of[kay.name].press("s")
+        for player in (lee, kay):
+            eventually(lambda p=player: logged(p, "swapped") == 1, f"{player.name}: swapped")
+
+        # The focus shows on a button reached by Tab, as it does on a cell.
+        keys_of[kay.name].press("b")
+        for _ in range(12):
+            kay.page.keyboard.press("Tab")
+            if kay.page.evaluate("() => document.activeElement.tagName") == "BUTTON":
+                break
+        outline = kay.page.evaluate(
+            "() => { const s = getComputedStyle(document.activeElement);"
+            " return [document.activeElement.tagName, s.outlineStyle, s.outlineWidth]; }")
+        assert outline == ["BUTTON", "solid", "3px"], outline
+
+        # D offers a draw; N, pressed by the other, declines it.
+        keys_of[kay.name].press("d")
+        lee.page.wait_for_selector("#actions button.accept-draw")
+        kay.page.wait_for_selector("#actions button.offer-draw:disabled")
+        keys_of[lee.name].press("n")
+        for player in (lee, kay):
+            eventually(lambda p=player: logged(p, "draw_declined") == 1, f"{player.name}: declined")
+        kay.page.wait_for_selector("#actions button.offer-draw:not(:disabled)")
+        assert lee.page.locator("#actions button.accept-draw").count() == 0
+
+        # A offers to adjourn; Y accepts; A asks to resume, on both sides.
+        keys_of[lee.name].press("a")
+        kay.page.wait_for_selector("#actions button.accept-adjourn")
+        keys_of[kay.name].press("y")
+        for player in (lee, kay):
+            player.page.wait_for_selector("#actions button.resume:not(:disabled)")
+        keys_of[kay.name].press("a")
+        kay.page.wait_for_selector("#actions button.resume:disabled")
+        keys_of[lee.name].press("a")
+        for player in (lee, kay):
+            player.page.wait_for_selector("#actions button.offer-draw")
+            eventually(lambda p=player: logged(p, "resumed") == 1, f"{player.name}: resumed")
+
+        # R twice: resigned (the first only arms the button).
+        keys_of[kay.name].press("r")
+        kay.page.wait_for_selector("#actions button.resign.armed")
+        assert kay.page.locator("#result:not([hidden])").count() == 0
+        keys_of[kay.name].press("r")
+        for player in (lee, kay):
+            player.page.wait_for_selector("#result:not([hidden])")
+
+        # M offers a rematch; N declines it; M again, and Y deals the new game.
+        game = kay.page.locator("#game-title .gid").inner_text().split()[0]
+        keys_of[lee.name].press("m")
+        kay.page.wait_for_selector("#actions button.accept-rematch")
+        keys_of[kay.name].press("n")
+        lee.page.wait_for_selector("#actions button.offer-rematch:not(:disabled)")
+        assert kay.page.locator("#actions button.accept-rematch").count() == 0
+        keys_of[lee.name].press("m")
+        kay.page.wait_for_selector("#actions button.accept-rematch")
+        keys_of[kay.name].press("y")
+        for player in (lee, kay):
+            eventually(lambda p=player: p.page.locator("#game-title .gid").inner_text().split()[0]
+                       != game, f"{player.name}: the rematch shown")
+        assert lee.problems == [] and kay.problems == [], lee.problems + kay.problems
+    finally:
+        lee.close()
+        kay.close()

@@ -5,39 +5,41 @@
  * - any server: a pasted token (`numbridge token NAME`) or `?token=TOKEN`;
  * - a deployed stack: `?server=wss://…` (its WebSocketURI) and, for Cognito's managed
  *   login, `?login=https://…` (CognitoLoginUrl) with `&client=…` (CognitoClientId).
- * Settings given in the address are remembered and then taken out of it. */
+ * Settings given in the address are remembered and then taken out of it; which server
+ * is played on, and whether a link's server is taken, is servers.js's. */
+
+import { REFUSED_BY_STATUS, SIGN_IN_CODES } from './refusals.js';
+import { declined, login, server } from './servers.js';
+
+export { login, server } from './servers.js';
 
 const TOKEN_KEY = 'numbridge.token';
 const NAME_KEY = 'numbridge.name';
-const SERVER_KEY = 'numbridge.server';
-const LOGIN_KEY = 'numbridge.login';
 const REFRESH_KEY = 'numbridge.refresh';
 const PKCE_KEY = 'numbridge.pkce';
+const PER_SERVER_KEY = 'numbridge.tokens';
 
 /** The player-name rule (numbridge/names.py). */
 export const PLAYER_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
 
-/** `?name=value` remembered in localStorage (`?name=` forgets it). */
-function setting(name, key) {
-  const params = new URLSearchParams(location.search);
-  if (params.has(name)) {
-    const value = params.get(name).trim();
-    if (value) localStorage.setItem(key, value);
-    else localStorage.removeItem(key);
+// Tokens are kept per server: a server's token is never sent to another. The page's own
+// server keeps the old key; another's is suffixed with its address.
+const keyFor = (base) => (server ? `${base}@${server}` : base);
+
+// Once: a token kept under the one key of old was the server then chosen's.
+if (!localStorage.getItem(PER_SERVER_KEY)) {
+  const chosen = localStorage.getItem('numbridge.server');
+  const old = localStorage.getItem(TOKEN_KEY);
+  if (chosen && old) {
+    localStorage.setItem(`${TOKEN_KEY}@${chosen}`, old);
+    localStorage.removeItem(TOKEN_KEY);
   }
-  return localStorage.getItem(key) || '';
+  localStorage.setItem(PER_SERVER_KEY, '1');
 }
 
-// A deployed stack's WebSocketURI; empty: this page's own server.
-export const server = setting('server', SERVER_KEY);
-// Cognito managed login: the pool's domain URL and the app client id.
-export const login = {
-  url: setting('login', LOGIN_KEY).replace(/\/+$/, ''),
-  client: setting('client', `${LOGIN_KEY}.client`),
-};
 /** Signing in by name works only against the page's own (local) server. */
-export const canSignInByName = !server;
-export const hasManagedLogin = Boolean(login.url && login.client);
+export const canSignInByName = () => !server;
+export const hasManagedLogin = () => Boolean(server && login.url && login.client);
 
 export function tokenClaims(token) {
   try {
@@ -73,19 +75,20 @@ export function initialToken() {
   for (const name of ['token', 'server', 'login', 'client', 'code', 'state']) params.delete(name);
   const query = params.toString();
   history.replaceState(null, '', location.pathname + (query ? `?${query}` : '') + location.hash);
-  if (fromUrl) return fromUrl.trim();
-  return sessionStorage.getItem(TOKEN_KEY) || localStorage.getItem(TOKEN_KEY) || '';
+  // A link declined brought a token for the server it named: not this one's.
+  if (fromUrl && !declined) return fromUrl.trim();
+  return sessionStorage.getItem(keyFor(TOKEN_KEY)) || localStorage.getItem(keyFor(TOKEN_KEY)) || '';
 }
 
 export function rememberToken(token) {
-  sessionStorage.setItem(TOKEN_KEY, token);
-  localStorage.setItem(TOKEN_KEY, token);
+  sessionStorage.setItem(keyFor(TOKEN_KEY), token);
+  localStorage.setItem(keyFor(TOKEN_KEY), token);
 }
 
 export function forgetToken() {
-  sessionStorage.removeItem(TOKEN_KEY);
-  localStorage.removeItem(TOKEN_KEY);
-  localStorage.removeItem(REFRESH_KEY);
+  sessionStorage.removeItem(keyFor(TOKEN_KEY));
+  localStorage.removeItem(keyFor(TOKEN_KEY));
+  localStorage.removeItem(keyFor(REFRESH_KEY));
 }
 
 export const rememberedName = () => localStorage.getItem(NAME_KEY) || '';
@@ -104,8 +107,6 @@ export class SignInError extends Error {
   }
 }
 
-// The server's typed refusals (docs/protocol.md, "Local accounts") the page words itself.
-const WORDED = new Set(['weak_password', 'bad_password', 'disabled', 'name_taken']);
 
 /** `POST /local/token`: a token for `name` from the local server (SignInError: why not).
  * Without a password only a server started with --open-sign-in signs the name in. */
@@ -133,8 +134,9 @@ export async function signInByName(name, password = '') {
     throw new SignInError('rate_limited', { seconds: Math.ceil((answer.retry_after_ms || 1000) / 1000) });
   }
   if (code === 'bad_request' && !password) throw new SignInError('need_password');
-  if (WORDED.has(code)) throw new SignInError(code);
-  // Any other reason is English (it is for logs too): shown as the server says it.
+  if (SIGN_IN_CODES.includes(code)) throw new SignInError(code);
+  if (!code && REFUSED_BY_STATUS[response.status]) throw new SignInError(REFUSED_BY_STATUS[response.status]);
+  // A code this page does not know (a newer server): the server's own words, English.
   if (answer && typeof answer.error === 'string') throw new SignInError('refused', { reason: answer.error });
   if (response.status === 404 || response.status === 405) throw new SignInError('no_name_sign_in');
   throw new SignInError('failed', { status: response.status });
@@ -167,7 +169,7 @@ async function cognitoTokens(grant) {
   });
   if (!response.ok) throw new SignInError('failed', { status: response.status });
   const tokens = await response.json();
-  if (tokens.refresh_token) localStorage.setItem(REFRESH_KEY, tokens.refresh_token);
+  if (tokens.refresh_token) localStorage.setItem(keyFor(REFRESH_KEY), tokens.refresh_token);
   return tokens.id_token;
 }
 
@@ -182,16 +184,16 @@ export async function finishManagedLogin(params) {
   });
 }
 
-export const canRenew = () => Boolean(localStorage.getItem(REFRESH_KEY) && login.url);
+export const canRenew = () => Boolean(localStorage.getItem(keyFor(REFRESH_KEY)) && login.url);
 
 /** A fresh ID token for an expired one, when Cognito gave us a refresh token; else ''. */
 export async function renewedToken() {
-  const refresh = localStorage.getItem(REFRESH_KEY);
+  const refresh = localStorage.getItem(keyFor(REFRESH_KEY));
   if (!refresh || !login.url) return '';
   try {
     return await cognitoTokens({ grant_type: 'refresh_token', refresh_token: refresh });
   } catch (_) {
-    localStorage.removeItem(REFRESH_KEY);
+    localStorage.removeItem(keyFor(REFRESH_KEY));
     return '';
   }
 }

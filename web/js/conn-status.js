@@ -39,7 +39,7 @@ export function explainRefusal(app) {
     }
     // The server answers HTTP but refuses the socket: retrying this token will not help.
     conn.stop('refused');
-    if (auth.canSignInByName && app.me && auth.rememberedName() === app.me && !app.renewingByName) {
+    if (auth.canSignInByName() && app.me && auth.rememberedName() === app.me && !app.renewingByName) {
       // A token from another data directory, say: this server signs the same name anew.
       app.renewingByName = true;
       signInAs(app, app.me);

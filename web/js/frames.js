@@ -38,7 +38,8 @@ function onAnswer(app, frame, pending) {
       const action = pending ? pending.frame.action : '';
       const text = ERROR_CODES.includes(frame.code) ? t(`error.${frame.code}`) : t('error.unknown', { code: frame.code });
       const said = frame.message ? t('error.detail', { text, detail: frame.message }) : text;
-      toast(action ? t('error.of_action', { action, text: said }) : said, 'error');
+      // The request by its name in the player's language (`request.<action>`), not the wire's.
+      toast(action ? t('error.of_action', { action: t(`request.${action}`), text: said }) : said, 'error');
     }
     return;
   }

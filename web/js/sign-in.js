@@ -42,18 +42,18 @@ export function showLogin(app, problem, { changing = false } = {}) {
   app.ui.changingName = changing;
   $('#login').hidden = false;
   $('#app').hidden = true;
-  $('#name-form').hidden = !auth.canSignInByName;
-  $('#cognito-login').hidden = !auth.hasManagedLogin;
+  $('#name-form').hidden = !auth.canSignInByName();
+  $('#cognito-login').hidden = !auth.hasManagedLogin();
   $('#login-cancel').hidden = !app.conn.token;
   const details = $('#token-login');
-  if (!auth.canSignInByName) details.open = true;
+  if (!auth.canSignInByName()) details.open = true;
   const node = $('#login-problem');
   node.hidden = !problem;
   node.textContent = problem || '';
   const name = $('#name-input');
   if (!name.value) name.value = auth.rememberedName() || app.me;
   const first = name.value ? $('#password-input') : name;
-  (auth.canSignInByName ? first : $('#token-input')).focus();
+  (auth.canSignInByName() ? first : $('#token-input')).focus();
 }
 
 export function startWith(app, token) {
@@ -137,7 +137,7 @@ export async function signInAtStart(app) {
   const stale = token && auth.expired(token) && !auth.canRenew();
   if (token && !stale) return startWith(app, token);
   const name = auth.rememberedName();
-  if (name && auth.canSignInByName) return signInAs(app, name);
+  if (name && auth.canSignInByName()) return signInAs(app, name);
   if (token) return startWith(app, token);
   showLogin(app, '');
 }

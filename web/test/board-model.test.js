@@ -4,7 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { cellStates, stepFocus, winnerBlocks, winningPath } from '../js/board/model.js';
+import {
+  boardSignature, cellLabel, cellStates, ownerMark, stepFocus, winnerBlocks, winningPath,
+} from '../js/board/model.js';
+import { useLanguage } from './catalogs.js';
 
 // A 3×3 board: a given 5 in the middle, a clue at (0,0) and one taken by red at (2,2),
 // blue's digit at (0,1); blocks are the rows.
@@ -71,4 +74,61 @@ test('the winning chain (Bridge) and the winner\'s blocks (Domains)', () => {
   const domains = { ...VIEW, variant: 'domains', result: { winner: 'red', blocks: [0, 2] } };
   assert.deepEqual([...winnerBlocks(domains)], ['0', '2']);
   assert.equal(winnerBlocks(VIEW).size, 0);
+});
+
+test('a cell\'s name says where it is, what is on it and whose it is, in words', () => {
+  useLanguage('en');
+  const cells = cellStates(model({ digit: 7, candidates: new Set([2]), solution: '912345678' }));
+  const names = cells.map((cell) => cellLabel(cell, 7));
+  assert.equal(names[0], 'row 0, column 0, clue .');
+  assert.equal(names[1], 'row 0, column 1, 3, blue’s');
+  assert.equal(names[4], 'row 1, column 1, 5');
+  assert.equal(names[8], 'row 2, column 2, clue 1, taken by red');
+  assert.equal(names[2], 'row 0, column 2, empty (the solution: 2)');
+  const unsolved = cellStates(model({ digit: 7, candidates: new Set([2]) }));
+  assert.equal(cellLabel(unsolved[2], 7), 'row 0, column 2, empty, a candidate for 7');
+  assert.equal(cellLabel(unsolved[3], 7), 'row 1, column 0, empty');
+  // Another language's words, the same facts.
+  useLanguage('el');
+  assert.notEqual(cellLabel(unsolved[1], 7), 'row 0, column 1, 3, blue’s');
+  assert.match(cellLabel(unsolved[1], 7), /3/);
+  useLanguage('en');
+});
+
+test('every owned cell carries a shape as well as its colour, and its name says whose', () => {
+  useLanguage('en');
+  const view = { ...VIEW, owners: 'bb.r.rb.r', digits: '43.2.6151', clues: '000000000' };
+  for (const cell of cellStates(model({ view }))) {
+    const mark = ownerMark(cell);
+    if (cell.owner === 'b') {
+      assert.equal(mark, 'dot');
+      assert.match(cellLabel(cell), /blue’s$/);
+    } else if (cell.owner === 'r') {
+      assert.equal(mark, 'square');
+      assert.match(cellLabel(cell), /red’s$/);
+    } else {
+      assert.equal(mark, null);
+      assert.doesNotMatch(cellLabel(cell), /blue|red/);
+    }
+  }
+});
+
+test('the board\'s signature changes with what is drawn, not with a lobby answer or the pointer', () => {
+  useLanguage('en');
+  const base = model({});
+  // A render after a lobby answer builds a new model of the same game: the same signature.
+  assert.equal(boardSignature(base), boardSignature(model({})));
+  assert.equal(boardSignature(base), boardSignature(model({ hover: 4 })));
+  const changed = [
+    model({ digit: 7 }), model({ clue: 0 }), model({ focus: 5 }), model({ candidates: new Set([2]) }),
+    model({ view: { ...VIEW, owners: '.b..b...r', digits: '.3..5...1' } }),
+    model({ view: { ...VIEW, turn: 'red' } }), model({ turned: true }),
+    model({ flashes: [{ index: 2, digit: 4, at: 1 }] }),
+    model({ view: { ...VIEW, result: { winner: 'blue', path: [[0, 1]] } } }),
+  ];
+  for (const other of changed) assert.notEqual(boardSignature(other), boardSignature(base));
+  const english = boardSignature(base);
+  useLanguage('el');
+  assert.notEqual(boardSignature(base), english);
+  useLanguage('en');
 });

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ANSWERS, QUERIES } from '../js/connection.js';
+import { REFUSED_BY_STATUS, SIGN_IN_CODES } from '../js/refusals.js';
 import { ERROR_CODES } from '../js/frames.js';
 import { UNVERSIONED } from '../js/reducer.js';
 import { CATALOGS } from './catalogs.js';
@@ -68,6 +69,31 @@ test('every error code is one the client words, in every language', () => {
     for (const code of codes) {
       const text = messages[`error.${code}`];
       assert.ok(typeof text === 'string' && text.trim(), `${lang}: no text for the error ${code}`);
+    }
+  }
+});
+
+test('every request the client may send has its name in every language (an error names it)', () => {
+  for (const [lang, messages] of Object.entries(CATALOGS)) {
+    for (const name of requests.keys()) {
+      const text = messages[`request.${name}`];
+      assert.ok(typeof text === 'string' && text.trim(), `${lang}: no name for the request ${name}`);
+      assert.notEqual(lang !== 'en' && text, name, `${lang}: the request ${name} named by its wire name`);
+    }
+  }
+});
+
+test('every refusal the local sign-in can answer is worded in every language', () => {
+  // The codes as numbridge/local/sign_in.py lists them (its docstring is the list).
+  const source = readFileSync(join(HERE, '..', '..', 'layers', 'numbridge', 'numbridge', 'local', 'sign_in.py'), 'utf8');
+  const listed = source.slice(0, source.indexOf('Every answer carries')).slice(source.indexOf('Every refusal is'));
+  const codes = [...listed.matchAll(/``([a-z_]+)``/g)].map((m) => m[1]).filter((word) => word !== 'retry_after_ms');
+  assert.ok(codes.length >= 9, `only ${codes.length} codes found in sign_in.py`);
+  assert.deepEqual([...SIGN_IN_CODES].sort(), [...new Set(codes)].sort());
+  for (const [lang, messages] of Object.entries(CATALOGS)) {
+    for (const code of [...codes, ...Object.values(REFUSED_BY_STATUS), 'need_password']) {
+      const text = messages[`signin.${code}`];
+      assert.ok(typeof text === 'string' && text.trim(), `${lang}: no text for the sign-in refusal ${code}`);
     }
   }
 });

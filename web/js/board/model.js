@@ -3,7 +3,7 @@
  * decisions about a cell are made once, here, and tested without a browser. */
 
 import { blockOwners, cellOf, indexOf } from '../geometry.js';
-import { t } from '../i18n.js';
+import { currentLanguage, t } from '../i18n.js';
 
 /**
  * @typedef {object} BoardModel
@@ -61,6 +61,32 @@ export function cellStates(model) {
     });
   }
   return cells;
+}
+
+/**
+ * Everything the drawn board shows, as one string: equal signatures draw the same SVG.
+ * The page renders after every lobby answer (a poll every few seconds); drawing the
+ * board anew each time would replace the cell under a mouse between its press and its
+ * release, and the click would be lost. The pointer's lit zones are left out: they are
+ * classes toggled in place (render.js `lightZones`).
+ */
+export function boardSignature(model) {
+  const { view } = model;
+  const result = view.result
+    ? [view.result.winner ?? null, view.result.path ?? null, view.result.blocks ?? null] : null;
+  const flashes = (model.flashes || []).map((f) => [f.index, f.digit, f.at, Boolean(f.still)]);
+  return JSON.stringify([
+    currentLanguage(), Boolean(model.turned), view.variant, view.size, view.blocks, model.digit ?? null,
+    result, flashes, cellStates(model),
+  ]);
+}
+
+/** Whose a cell is, by a shape as well as by its colour (never colour alone): Blue's
+ * cells carry a dot, Red's a square; null for a cell nobody owns. */
+export function ownerMark(cell) {
+  if (cell.owner === 'b') return 'dot';
+  if (cell.owner === 'r') return 'square';
+  return null;
 }
 
 /** Domains: the owner of each decided block ('b' or 'r'), by block id; null otherwise. */

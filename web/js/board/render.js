@@ -7,18 +7,28 @@ import { fill, s } from '../dom.js';
 import { variantName } from '../format.js';
 import { R, cellOf, corner, hexagon, inBoard, indexOf, layout, pts, zonesOf } from '../geometry.js';
 import { t } from '../i18n.js';
-import { cellLabel, cellStates, decidedBlocks, sideOf, winnerBlocks, winningPath } from './model.js';
+import { boardSignature, cellLabel, cellStates, ownerMark, decidedBlocks, sideOf, winnerBlocks, winningPath } from './model.js';
 
 const PAD = 34;
 const ZONE_CLASSES = ['zone', 'zone-row', 'zone-column', 'zone-block', 'zone-focus'];
 const fixed = (n) => n.toFixed(2);
+// What each holder shows now (model.js `boardSignature`).
+const drawn = new WeakMap();
 
 /** Draw the board into `holder` (keeping the keyboard focus on the same cell). */
 export function renderBoard(holder, model) {
   if (!model || !model.view) {
+    drawn.delete(holder);
     fill(holder);
     return;
   }
+  // Unchanged: the cells stay the very same nodes (a click in progress on one lands).
+  const signature = boardSignature(model);
+  if (drawn.get(holder) === signature) {
+    lightZones(holder, model.view, model.hover ?? model.focus);
+    return;
+  }
+  drawn.set(holder, signature);
   // The keyboard's place survives a re-render (a pointer's focus need not).
   const active = document.activeElement;
   const refocus = active && holder.contains(active) && active.matches(':focus-visible')
@@ -68,10 +78,11 @@ function drawCell(view, cell, at, digit) {
     // Clue marker: a small notch at the top of the cell (filled once taken).
     group.append(s('circle', { class: 'clue-mark', cx: fixed(x), cy: fixed(y - R * 0.66), r: 3.2 }));
   }
-  if (cell.owner === 'b' || cell.owner === 'r') {
+  const mark = ownerMark(cell);
+  if (mark) {
     // Whose it is by shape as well as by colour: a dot for Blue, a square for Red.
     const low = y + R * 0.62;
-    group.append(cell.owner === 'b'
+    group.append(mark === 'dot'
       ? s('circle', { class: 'own-mark b', cx: fixed(x), cy: fixed(low), r: 3.8 })
       : s('rect', { class: 'own-mark r', x: fixed(x - 3.5), y: fixed(low - 3.5), width: 7, height: 7 }));
   }
