@@ -37,6 +37,7 @@ from numbridge.local.functions import (
     template_functions,
     template_routes,
 )
+from numbridge.local.gateway import TOKEN_EXPIRED, TOKEN_EXPIRED_REASON
 from numbridge.local.http_server import GatewayServer, base_url, bind
 from numbridge.local.origins import PublicUrl, ServerNames, is_loopback
 from numbridge.local.posting import LocalManagementClient
@@ -169,8 +170,11 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
             SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in))
         unclaimed = claim_notice(opened.store)
-        svc = _services(opened, LocalManagementClient(server.registry, asyncio.get_running_loop()),
-                        timers, bots, secret)
+        management = LocalManagementClient(
+            server.registry, asyncio.get_running_loop(),
+            lambda connection: server.gateway.close(connection, TOKEN_EXPIRED,
+                                                    TOKEN_EXPIRED_REASON))
+        svc = _services(opened, management, timers, bots, secret)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
