@@ -1,7 +1,8 @@
 """Local accounts against the real ``numbridge serve``, on both stores: sign-up and
 sign-in with a password, the host's ``numbridge account`` commands while it runs,
 tokens refused at the handshake once revoked, a connection closed with 4001 when
-its token expires, ``--open-sign-in`` refused off loopback, and an earlier player
+its token expires, ``--open-sign-in`` refused off loopback and behind a
+``--public-url``, a name alone refused by a server bound to 0.0.0.0, and an earlier player
 claiming their name (the banner says so once)."""
 
 from __future__ import annotations
@@ -115,6 +116,30 @@ def test_open_sign_in_is_refused_off_loopback(tmp_path: Path) -> None:
     with pytest.raises(ServerFailed) as failed:
         server.start()
     assert "--open-sign-in" in str(failed.value) and "loopback" in str(failed.value)
+
+
+def test_open_sign_in_is_refused_behind_a_public_url(tmp_path: Path) -> None:
+    """A TLS proxy in front of the loopback port serves whoever reaches the proxy."""
+    server = LocalServer(tmp_path / "data", tmp_path, args=[
+        "--public-url", "https://club.example", "--open-sign-in"])
+    with pytest.raises(ServerFailed) as failed:
+        server.start()
+    assert "--open-sign-in" in str(failed.value) and "--public-url" in str(failed.value)
+
+
+def test_a_name_alone_is_refused_by_a_server_bound_to_every_address(tmp_path: Path) -> None:
+    server = LocalServer(tmp_path / "data", tmp_path, args=["--host", "0.0.0.0"])
+    server.start()
+    try:
+        status, answer = server.post("/local/token", {"name": "ana"})
+        assert status == 400 and answer["code"] == "bad_request", answer
+        assert "password" in answer["error"] and "token" not in answer
+        assert not [k for k in server.stored_keys() if k[1] == keys.ACCOUNT]
+        # ...and with a password it makes the account, as on loopback
+        status, answer = server.sign_in("ana", PASSWORD)
+        assert status == 200 and answer["created"] is True
+    finally:
+        server.kill()
 
 
 def test_open_sign_in_takes_a_name_alone_on_loopback(tmp_path: Path) -> None:

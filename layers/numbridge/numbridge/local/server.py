@@ -65,7 +65,8 @@ class ServeOptions:
     synchronous: str = "FULL"
     sweep_interval_s: float = SWEEP_INTERVAL_S
     public_url: str | None = None
-    # Name-only sign-in, as before accounts: loopback only (check_open_sign_in).
+    # Name-only sign-in, as before accounts: loopback only, no --public-url
+    # (check_open_sign_in).
     open_sign_in: bool = False
 
 
@@ -201,10 +202,18 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
 
 
 def check_open_sign_in(options: ServeOptions) -> None:
-    """Name-only sign-in trusts whoever reaches the port: this machine only."""
-    if options.open_sign_in and not is_loopback(options.host):
+    """Name-only sign-in trusts whoever reaches the port: this machine only. Neither a
+    non-loopback ``--host`` nor a ``--public-url`` (a proxy in front of a loopback
+    port serves it to whoever reaches the proxy)."""
+    if not options.open_sign_in:
+        return
+    if not is_loopback(options.host):
         raise ValueError(f"--open-sign-in lets anyone who reaches {options.host} play as "
                          "anyone: it needs a loopback --host (127.0.0.1, ::1, localhost)")
+    if options.public_url:
+        raise ValueError(f"--open-sign-in lets anyone who reaches {options.public_url} play "
+                         "as anyone: it is for a one-person machine, without --public-url "
+                         "(a proxy in front of the loopback port lets everyone in)")
 
 
 def _forget_connections(opened: OpenStore) -> None:
