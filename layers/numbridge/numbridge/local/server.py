@@ -169,7 +169,8 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
-            SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in))
+            SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in,
+            behind_proxy=bool(options.public_url)))
         unclaimed = claim_notice(opened.store)
         management = LocalManagementClient(
             server.registry, asyncio.get_running_loop(),
