@@ -7,11 +7,14 @@ claiming their name (the banner says so once)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import jwt
 import pytest
 from e2e_server import LocalServer, ServerFailed
 from numbridge.auth import issue_token
@@ -24,9 +27,11 @@ from websockets.sync.client import connect
 PASSWORD = "ana's long password"
 
 
-def numbridge(*args: str) -> subprocess.CompletedProcess[str]:
+def numbridge(*args: str, env: dict[str, str] | None = None
+              ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "numbridge", *args], capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120,
+                          env=None if env is None else {**os.environ, **env})
 
 
 def handshake(server: LocalServer, token: str) -> int:
@@ -171,3 +176,47 @@ def test_an_earlier_player_claims_their_name_and_the_banner_says_so_once(
         assert "players from before accounts" not in server.log()
     finally:
         server.kill()
+
+
+def claims_of(token: str) -> dict[str, Any]:
+    return dict(jwt.decode(token, options={"verify_signature": False}))
+
+
+def test_numbridge_token_lasts_seven_days_by_default(tmp_path: Path) -> None:
+    done = numbridge("token", "ana", "--data-dir", str(tmp_path / "data"))
+    assert done.returncode == 0, done.stderr
+    claims = claims_of(done.stdout.strip())
+    assert claims["exp"] - claims["iat"] == 7 * 24 * 3600
+    assert claims["sub"] == "ana" and claims.get("gen", 0) == 0
+
+
+def test_tokens_minted_after_a_revoke_carry_the_new_generation_and_a_disabled_player_is_refused(
+        local_server: LocalServer) -> None:
+    server = local_server
+    # the server's secret (with --store dynamodb the command has no --data-dir to find it)
+    secret = {"TOKEN_SECRET": token_secret(server.data_dir)}
+
+    def minted() -> subprocess.CompletedProcess[str]:
+        return numbridge("token", "eve", *server.store_args(), env=secret)
+
+    first = minted().stdout.strip()
+    assert claims_of(first)["gen"] == 0
+    assert handshake(server, first) == 101  # her record is made at this first connect
+    assert numbridge("account", "revoke", "eve", *server.store_args()).returncode == 0
+    second = minted().stdout.strip()
+    assert claims_of(second)["gen"] == 1
+    assert handshake(server, first) == 401  # revoked
+    assert handshake(server, second) == 101
+
+    assert numbridge("account", "disable", "eve", *server.store_args()).returncode == 0
+    refused = minted()
+    assert refused.returncode == 2 and "disabled" in refused.stderr
+    # a token of her generation now (2: disabling ends her tokens), signed anyway
+    current = issue_token("eve", token_secret(server.data_dir), generation=2)
+    for token in (second, current):
+        assert handshake(server, token) == 403  # refused as disabled
+    assert numbridge("account", "enable", "eve", *server.store_args()).returncode == 0
+    assert handshake(server, current) == 101
+    assert handshake(server, second) == 401
+    fresh = minted().stdout.strip()
+    assert claims_of(fresh)["gen"] == 2 and handshake(server, fresh) == 101
