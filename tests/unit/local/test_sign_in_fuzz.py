@@ -187,8 +187,9 @@ def test_every_answer_is_typed_and_earned(served: tuple[ThreadedGateway, Path],
 
     one()
     print(f"{path}: answers by status {dict(sorted(seen.items()))}")
-    # the fuzzer reached past the first checks, to the accounts
-    assert {200, 400, 401, 413, 415} <= set(seen), seen
+    # the fuzzer reached past the first checks, to the accounts (a change of password
+    # needs the right one and a good new one: too rare to ask of every run)
+    assert {400, 401, 413, 415} | ({200} if path == PATH else set()) <= set(seen), seen
     # The known account still signs in with its password, whatever was sent meanwhile.
     status, _ = post(gateway, PATH, "application/json", json.dumps(
         {"name": KNOWN, "password": passwords_now[fold_name(KNOWN)]}).encode())
