@@ -1,16 +1,20 @@
 """Local accounts against the real ``numbridge serve``, on both stores: sign-up and
 sign-in with a password, the host's ``numbridge account`` commands while it runs,
 tokens refused at the handshake once revoked, a connection closed with 4001 when
-its token expires, ``--open-sign-in`` refused off loopback, and an earlier player
+its token expires, ``--open-sign-in`` refused off loopback and behind a
+``--public-url``, a name alone refused by a server bound to 0.0.0.0, and an earlier player
 claiming their name (the banner says so once)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import jwt
 import pytest
 from e2e_server import LocalServer, ServerFailed
 from numbridge.auth import issue_token
@@ -23,9 +27,11 @@ from websockets.sync.client import connect
 PASSWORD = "ana's long password"
 
 
-def numbridge(*args: str) -> subprocess.CompletedProcess[str]:
+def numbridge(*args: str, env: dict[str, str] | None = None
+              ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "numbridge", *args], capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120,
+                          env=None if env is None else {**os.environ, **env})
 
 
 def handshake(server: LocalServer, token: str) -> int:
@@ -117,6 +123,30 @@ def test_open_sign_in_is_refused_off_loopback(tmp_path: Path) -> None:
     assert "--open-sign-in" in str(failed.value) and "loopback" in str(failed.value)
 
 
+def test_open_sign_in_is_refused_behind_a_public_url(tmp_path: Path) -> None:
+    """A TLS proxy in front of the loopback port serves whoever reaches the proxy."""
+    server = LocalServer(tmp_path / "data", tmp_path, args=[
+        "--public-url", "https://club.example", "--open-sign-in"])
+    with pytest.raises(ServerFailed) as failed:
+        server.start()
+    assert "--open-sign-in" in str(failed.value) and "--public-url" in str(failed.value)
+
+
+def test_a_name_alone_is_refused_by_a_server_bound_to_every_address(tmp_path: Path) -> None:
+    server = LocalServer(tmp_path / "data", tmp_path, args=["--host", "0.0.0.0"])
+    server.start()
+    try:
+        status, answer = server.post("/local/token", {"name": "ana"})
+        assert status == 400 and answer["code"] == "bad_request", answer
+        assert "password" in answer["error"] and "token" not in answer
+        assert not [k for k in server.stored_keys() if k[1] == keys.ACCOUNT]
+        # ...and with a password it makes the account, as on loopback
+        status, answer = server.sign_in("ana", PASSWORD)
+        assert status == 200 and answer["created"] is True
+    finally:
+        server.kill()
+
+
 def test_open_sign_in_takes_a_name_alone_on_loopback(tmp_path: Path) -> None:
     server = LocalServer(tmp_path / "data", tmp_path, args=["--open-sign-in"])
     server.start()
@@ -146,3 +176,47 @@ def test_an_earlier_player_claims_their_name_and_the_banner_says_so_once(
         assert "players from before accounts" not in server.log()
     finally:
         server.kill()
+
+
+def claims_of(token: str) -> dict[str, Any]:
+    return dict(jwt.decode(token, options={"verify_signature": False}))
+
+
+def test_numbridge_token_lasts_seven_days_by_default(tmp_path: Path) -> None:
+    done = numbridge("token", "ana", "--data-dir", str(tmp_path / "data"))
+    assert done.returncode == 0, done.stderr
+    claims = claims_of(done.stdout.strip())
+    assert claims["exp"] - claims["iat"] == 7 * 24 * 3600
+    assert claims["sub"] == "ana" and claims.get("gen", 0) == 0
+
+
+def test_tokens_minted_after_a_revoke_carry_the_new_generation_and_a_disabled_player_is_refused(
+        local_server: LocalServer) -> None:
+    server = local_server
+    # the server's secret (with --store dynamodb the command has no --data-dir to find it)
+    secret = {"TOKEN_SECRET": token_secret(server.data_dir)}
+
+    def minted() -> subprocess.CompletedProcess[str]:
+        return numbridge("token", "eve", *server.store_args(), env=secret)
+
+    first = minted().stdout.strip()
+    assert claims_of(first)["gen"] == 0
+    assert handshake(server, first) == 101  # her record is made at this first connect
+    assert numbridge("account", "revoke", "eve", *server.store_args()).returncode == 0
+    second = minted().stdout.strip()
+    assert claims_of(second)["gen"] == 1
+    assert handshake(server, first) == 401  # revoked
+    assert handshake(server, second) == 101
+
+    assert numbridge("account", "disable", "eve", *server.store_args()).returncode == 0
+    refused = minted()
+    assert refused.returncode == 2 and "disabled" in refused.stderr
+    # a token of her generation now (2: disabling ends her tokens), signed anyway
+    current = issue_token("eve", token_secret(server.data_dir), generation=2)
+    for token in (second, current):
+        assert handshake(server, token) == 403  # refused as disabled
+    assert numbridge("account", "enable", "eve", *server.store_args()).returncode == 0
+    assert handshake(server, current) == 101
+    assert handshake(server, second) == 401
+    fresh = minted().stdout.strip()
+    assert claims_of(fresh)["gen"] == 2 and handshake(server, fresh) == 101

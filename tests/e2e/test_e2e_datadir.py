@@ -61,3 +61,15 @@ def test_a_planted_secret_stops_the_server_and_says_what_to_fix(tmp_path: Path) 
     os.chmod(data / "secret", 0o644)
     with pytest.raises(ServerFailed, match=r"token secret.*open to group or others"):
         LocalServer(data, tmp_path).start()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_lock_file_planted_by_another_user_stops_the_server_saying_so(
+        tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    (data / "lock").write_text("1\n")
+    os.chown(data / "lock", 4242, 4242)
+    with pytest.raises(ServerFailed, match=r"lock file\) belongs to uid 4242") as failed:
+        LocalServer(data, tmp_path).start()
+    assert "in use" not in str(failed.value) and "Traceback" not in str(failed.value)

@@ -53,6 +53,7 @@ class FakeJwksEndpoint:
 def cognito_token(
     username: str = "ana",
     *,
+    sub: str | None = None,
     use: str = "id",
     kid: str = "key-1",
     sign_with: str | None = None,
@@ -62,10 +63,11 @@ def cognito_token(
     now: float | None = None,
     **extra: Any,
 ) -> str:
-    """A token as Cognito issues it; ``sign_with`` another kid's key to forge one."""
+    """A token as Cognito issues it; ``sign_with`` another kid's key to forge one. The
+    pool user's ``sub``: a new one each call unless given (one user's tokens share it)."""
     issued = int(time.time() if now is None else now)
     claims: dict[str, Any] = {
-        "sub": str(uuid.uuid4()),
+        "sub": sub or str(uuid.uuid4()),
         "iss": pool.issuer,
         "token_use": use,
         "auth_time": issued,
@@ -85,3 +87,15 @@ def cognito_token(
     claims = {k: v for k, v in claims.items() if v is not None}
     key = private_key(sign_with or kid)
     return jwt.encode(claims, key, algorithm="RS256", headers={"kid": kid})
+
+
+def sign_up_event(username: str) -> dict[str, Any]:
+    """The event of Cognito's pre sign-up trigger for ``username``."""
+    return {
+        "version": "1", "region": "eu-west-1", "userPoolId": POOL.user_pool_id,
+        "userName": username, "triggerSource": "PreSignUp_SignUp",
+        "callerContext": {"awsSdkVersion": "aws-sdk-unknown", "clientId": POOL.client_id},
+        "request": {"userAttributes": {"email": f"{username}@x.test"}},
+        "response": {"autoConfirmUser": False, "autoVerifyEmail": False,
+                     "autoVerifyPhone": False},
+    }

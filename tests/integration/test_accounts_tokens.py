@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import time
 
-from harness import SECRET, World
+from harness import SECRET, Conn, World
 from numbridge.auth import MAX_TTL_S, issue_token
 from numbridge.store.accounts import Account
+from players import start_game
 
 
 def test_a_first_connect_makes_the_players_record(world: World) -> None:
@@ -53,5 +54,59 @@ def test_an_expired_connection_is_refused_and_forgotten_at_its_next_request(
     assert refusal["type"] == "error" and refusal["code"] == "unauthorized"
     assert "expired" in refusal["message"]
     assert world.svc.connections.get(conn.id) is None
-    # Forgotten: every later request on it is not signed in.
-    assert conn.send("rooms")[0]["code"] == "unauthorized"
+    assert conn.id in world.api.deleted  # closed: DeleteConnection
+
+
+def _expiring(world: World, player: str) -> Conn:
+    """A connection of ``player`` whose token lives 60 s from now (the clock is set to
+    the wall clock first: tokens expire by it)."""
+    world.clock.advance(max(0, int(time.time() * 1000) - world.clock()))
+    status, conn = world.connect(None, token=issue_token(player, SECRET, ttl_s=60,
+                                                         now=time.time()))
+    assert status == 200 and conn is not None
+    world.ledger.players[conn.id] = player
+    return Conn(world, player, conn.id)
+
+
+def _past_expiry(world: World) -> None:
+    world.clock.advance(int((time.time() + 61) * 1000) - world.clock())
+
+
+def test_nothing_is_pushed_to_an_expired_connection_and_it_is_closed(world: World) -> None:
+    old = _expiring(world, "ana")
+    ana, ben = world.join("ana"), world.join("ben")
+    world.clock.advance(50_000)  # the game starts 10 s before the token expires
+    game = start_game(world, "blitz", ana, ben)
+    assert [f["type"] for f in old.new()] == ["state"]  # pushed while the token lives
+    _past_expiry(world)
+    ana.new()
+    assert ben.ask("resign", game=game)["type"] == "ack"
+    assert any(f.get("game") == game for f in ana.new())  # her other device is told
+    assert old.new() == []  # no frame after the token's expiry, hand or other
+    assert old.id in world.api.deleted  # DeleteConnection
+    assert world.svc.connections.get(old.id) is None
+    assert world.svc.connections.of_player("ana") == [ana.id]
+
+
+def test_an_expired_connection_is_not_dealt_a_hand(world: World) -> None:
+    old = _expiring(world, "ana")
+    ana, ben = world.join("ana"), world.join("ben")
+    _past_expiry(world)
+    start_game(world, "blitz", ana, ben)
+    assert old.new() == [] and old.id in world.api.deleted
+
+
+def test_nothing_is_pushed_to_an_expired_watcher_and_it_is_closed(world: World) -> None:
+    watcher, other = _expiring(world, "cy"), world.join("dee")
+    ana, ben = world.join("ana"), world.join("ben")
+    world.clock.advance(50_000)
+    game = start_game(world, "blitz", ana, ben)
+    assert watcher.ask("watch", game=game)["type"] == "state"
+    assert other.ask("watch", game=game)["type"] == "state"
+    _past_expiry(world)
+    assert ben.ask("resign", game=game)["type"] == "ack"
+    assert any(f.get("game") == game for f in other.new())
+    assert watcher.new() == []
+    assert watcher.id in world.api.deleted
+    assert world.svc.watches.of_game(game, world.clock()) == [other.id]
+    assert world.svc.connections.get(watcher.id) is None

@@ -9,13 +9,22 @@ import hmac
 import json
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jwt
 import pytest
-from cognito_fakes import OTHER_POOL, POOL, FakeJwksEndpoint, cognito_token, jwk, private_key
+from cognito_fakes import (
+    OTHER_POOL,
+    POOL,
+    FakeJwksEndpoint,
+    cognito_token,
+    jwk,
+    private_key,
+    sign_up_event,
+)
 from cryptography.hazmat.primitives import serialization
 from harness import SECRET, LambdaContext, World, function
 from numbridge.auth import AuthUnavailable, InvalidToken, issue_token, verify_player
@@ -26,6 +35,8 @@ from numbridge.cognito import (
     Jwks,
     fetch_url,
 )
+from numbridge.store import keys
+from players import current, start_game
 
 
 class Clock:
@@ -322,22 +333,86 @@ def test_connect_answers_503_when_the_keys_cannot_be_fetched(
 # ---------------------------------------------------------------- sign-up
 
 
-def sign_up_event(username: str) -> dict[str, Any]:
-    return {
-        "version": "1", "region": "eu-west-1", "userPoolId": POOL.user_pool_id,
-        "userName": username, "triggerSource": "PreSignUp_SignUp",
-        "callerContext": {"awsSdkVersion": "aws-sdk-unknown", "clientId": POOL.client_id},
-        "request": {"userAttributes": {"email": f"{username}@x.test"}},
-        "response": {"autoConfirmUser": False, "autoVerifyEmail": False,
-                     "autoVerifyPhone": False},
-    }
-
-
-def test_sign_up_accepts_player_names_and_refuses_the_rest() -> None:
+def test_sign_up_accepts_player_names_and_refuses_the_rest(world: World) -> None:
     sign_up = function("signup")
     event = sign_up_event("ana_b.2")
     assert sign_up(event, LambdaContext()) == event
     for name, why in (("ana smith", "player name"), ("ana@example.com", "player name"),
-                      ("x" * 33, "player name"), ("BOT-easy", "club's own")):
+                      ("x" * 33, "player name"), ("BOT-easy", "club's own"),
+                      ("ana\n", "player name")):
         with pytest.raises(ValueError, match=why):
             sign_up(sign_up_event(name), LambdaContext())
+
+
+def test_sign_up_refuses_a_players_name_in_any_case(world: World) -> None:
+    world.join("Ana")  # an operator's player: their record is made at connect
+    sign_up = function("signup")
+    for name in ("Ana", "ana", "ANA", "aNA"):
+        with pytest.raises(ValueError, match="taken"):
+            sign_up(sign_up_event(name), LambdaContext())
+    # a pool player's name too, once they signed in
+    world.svc.cognito = CognitoVerifier(POOL, Jwks(POOL.jwks_url, FakeJwksEndpoint()))
+    assert world.connect(None, token=cognito_token("Bea"))[0] == 200
+    with pytest.raises(ValueError, match="taken"):
+        sign_up(sign_up_event("bea"), LambdaContext())
+    assert sign_up(sign_up_event("cy"), LambdaContext())["userName"] == "cy"
+    assert world.svc.accounts.get("cy") is None  # the trigger only reads
+
+
+def test_sign_up_refuses_a_player_from_before_records(world: World) -> None:
+    """A player with games and no record yet (a club from before records)."""
+    world.store.put({"pk": keys.player("dan"), "sk": keys.player_game("g-old")})
+    with pytest.raises(ValueError, match="taken"):
+        function("signup")(sign_up_event("dan"), LambdaContext())
+
+
+def test_a_pool_token_of_another_sub_is_refused(world: World, verifier: CognitoVerifier) -> None:
+    world.svc.cognito = verifier
+    first = str(uuid.uuid4())
+    assert world.connect(None, token=cognito_token("ana", sub=first))[0] == 200
+    record = world.svc.accounts.get("ana")
+    assert record is not None and record.sub == first
+    for use in ("id", "access"):
+        assert world.connect(None, token=cognito_token("ana", use=use)) == (403, None)
+    assert world.connect(None, token=cognito_token("ana", sub=first, use="access"))[0] == 200
+    assert len(world.svc.connections.of_player("ana")) == 2
+
+
+def test_an_operator_player_is_not_taken_over(world: World, verifier: CognitoVerifier) -> None:
+    world.svc.cognito = verifier
+    ana, ben = world.join("ana"), world.join("ben")
+    start_game(world, "blitz", ana, ben)
+    # Registered in the pool before the trigger refused taken names, or by an admin:
+    # whatever the case, a pool token never binds to a record made without one.
+    for name in ("ana", "Ana", "ANA"):
+        assert world.connect(None, token=cognito_token(name)) == (403, None)
+    record = world.svc.accounts.get("ana")
+    assert record is not None and record.sub is None
+    assert len(world.svc.connections.of_player("ana")) == 1
+    # nor a player with games from before records (no record at all)
+    world.store.put({"pk": keys.player("dan"), "sk": keys.player_game("g-old")})
+    assert world.connect(None, token=cognito_token("dan")) == (403, None)
+    assert world.svc.accounts.get("dan") is None
+    assert world.connect("dan")[0] == 200  # the operator's token still is dan
+
+
+def test_a_name_registered_again_after_a_deletion_gets_nothing_of_the_old_player(
+        world: World, verifier: CognitoVerifier) -> None:
+    world.svc.cognito = verifier
+    old_sub = str(uuid.uuid4())
+    status, ana = world.connect(None, token=cognito_token("ana", sub=old_sub))
+    assert status == 200 and ana is not None
+    world.ledger.players[ana.id] = "ana"  # whose frames these are (the secrets' check)
+    ben = world.join("ben")
+    game = start_game(world, "blitz", ana, ben)
+    ana.close()
+    # The pool user is deleted; the name is registered again: the trigger refuses it...
+    with pytest.raises(ValueError, match="taken"):
+        function("signup")(sign_up_event("ana"), LambdaContext())
+    # ...and were it registered anyway (before the trigger, by an admin), the new user's
+    # tokens (another sub) open no connection: no hand, no games, no resign.
+    seen_before = {cid: len(frames) for cid, frames in world.api.frames.items()}
+    assert world.connect(None, token=cognito_token("ana", sub=str(uuid.uuid4()))) == (403, None)
+    assert world.svc.connections.of_player("ana") == []
+    assert {cid: len(frames) for cid, frames in world.api.frames.items()} == seen_before
+    assert current(world, game).status != "finished"

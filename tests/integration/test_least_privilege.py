@@ -18,6 +18,7 @@ from typing import Any
 import harness
 import iam
 import pytest
+from cognito_fakes import sign_up_event
 from harness import SECRET, SpySqs, World
 from numbridge import rules, sam_template
 from numbridge.auth import issue_token, secret_source
@@ -35,8 +36,7 @@ MINUTE = 60_000
 # template.yaml's function → the directory the harness loads it from
 DIRS = {fid: uri.rstrip("/").rsplit("/", 1)[-1]
         for fid, uri in sam_template.function_dirs(iam.TEMPLATE).items()}
-# SignUpFunction calls nothing (its Cognito trigger answers in the event).
-SCENARIO_FUNCTIONS = sorted(set(DIRS) - {"SignUpFunction"})
+SCENARIO_FUNCTIONS = sorted(DIRS)
 # Statements Lambda itself uses with the function's role, not the code: the sweep's
 # on-failure destination (test_template checks it names exactly that queue).
 LAMBDA_USES = {("TimeoutFunction", "AsyncFailures")}
@@ -90,6 +90,10 @@ class Tee:
     def post_to_connection(self, ConnectionId: str, Data: bytes) -> dict[str, Any]:
         self.client.post_to_connection(ConnectionId=ConnectionId, Data=Data)
         return self.recorder.post_to_connection(ConnectionId=ConnectionId, Data=Data)
+
+    def delete_connection(self, ConnectionId: str) -> dict[str, Any]:
+        self.client.delete_connection(ConnectionId=ConnectionId)
+        return self.recorder.delete_connection(ConnectionId=ConnectionId)
 
 
 
@@ -147,9 +151,32 @@ def ok(answer: dict[str, Any]) -> dict[str, Any]:
     return answer
 
 
+def expired(world: World, player: str) -> harness.Conn:
+    """A connection of ``player`` whose token has expired since it connected (its items
+    say so, as they would after the token's ``exp``): every function that pushes to it
+    closes it (DeleteConnection) instead."""
+    conn = world.join(player)
+    past = world.clock() // 1000 - 1
+    for pk, sk in ((f"CONN#{conn.id}", "CONN"), (f"PLAYER#{player}", f"CONN#{conn.id}")):
+        item = world.store.get(pk, sk)
+        assert item is not None
+        world.store.put({**item, "token_expires_at": past})
+    return conn
+
+
+def closed(world: World, conn: harness.Conn) -> None:
+    assert conn.id in world.api.deleted, f"{conn.id} of {conn.player} was not closed"
+
+
 def scenario(world: World) -> None:
     """Every function, on every code path that reaches AWS, once."""
+    # signup: a new name passes (the record read, then the player's partition)
+    sign_up = harness.function("signup")
+    assert sign_up(sign_up_event("newcomer"), harness.LambdaContext())["userName"] == "newcomer"
     ana, ben, cy = world.join("ana"), world.join("ben"), world.join("cy")
+    # signup: a player's name, in another case, is refused (the record read)
+    with pytest.raises(ValueError, match="taken"):
+        sign_up(sign_up_event("ANA"), harness.LambdaContext())
     # lobby: a proposal listed and withdrawn; deal: another one accepted
     proposal = ok(ana.ask("propose", room="blitz", colour="blue"))["proposal"]["id"]
     ok(ben.ask("proposals"))
@@ -215,6 +242,40 @@ def scenario(world: World) -> None:
         [refusal] = conn.send(action, **fields)
         assert refusal["code"] == "unauthorized" and "expired" in refusal["message"], refusal
         assert world.svc.connections.get(conn.id) is None
+        closed(world, conn)
+    # every function that pushes closes a connection whose token expired, not posting
+    # to it: lobby (a game against the bot dealt), bot (its move), timeout (a turn's
+    # timer), move, deal, disconnect and connect (presence)
+    gus = world.join("gus")
+    dead = expired(world, "gus")
+    frames = gus.send("propose", room="blitz", bot="easy", colour="blue")
+    assert [f["type"] for f in frames] == ["ack", "state"], frames
+    closed(world, dead)
+    gus_game = str(frames[1]["game"])
+    world.bot_sqs.sent.clear()
+    rng = random.Random(5)
+    fields = choose(current(world, gus_game), rng)
+    dead = expired(world, "gus")
+    ok(gus.ask(fields.pop("action"), game=gus_game, **fields))
+    closed(world, dead)
+    dead = expired(world, "gus")
+    world.play_bots(max_rounds=1)
+    closed(world, dead)
+    dead = expired(world, "gus")
+    world.clock.advance(31_000)
+    world.deliver_timers()
+    closed(world, dead)
+    hal = world.join("hal")
+    proposal = ok(hal.ask("propose", room="blitz", colour="red"))["proposal"]["id"]
+    dead = expired(world, "gus")
+    ok(gus.ask("accept", proposal=proposal))
+    closed(world, dead)
+    dead = expired(world, "gus")
+    hal.close()
+    closed(world, dead)
+    dead = expired(world, "gus")
+    world.join("hal")
+    closed(world, dead)
 
 
 @dataclass
@@ -312,7 +373,8 @@ ALL_REMOVALS = [(fid, i, str(s.get("Sid"))) for fid in SCENARIO_FUNCTIONS
 SAMPLE = {("ConnectFunction", "TokenSecret"), ("LobbyFunction", "GameTable"),
           ("LobbyFunction", "GameTableIndex"), ("MoveFunction", "SendTimers"),
           # a post denied is only logged by the code: the test still sees it
-          ("TimeoutFunction", "PostToConnections")}
+          ("TimeoutFunction", "PostToConnections"), ("MoveFunction", "CloseConnections"),
+          ("SignUpFunction", "GameTable")}
 REMOVALS = ALL_REMOVALS if os.environ.get("NUMBRIDGE_IAM_EVERY_STATEMENT") == "1" else [
     r for r in ALL_REMOVALS if (r[0], r[2]) in SAMPLE]
 

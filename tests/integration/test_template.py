@@ -224,7 +224,11 @@ def test_only_posting_functions_may_manage_connections(cfn: dict[str, Any]) -> N
         for statement in statements(cfn, function_id):
             if "execute-api:ManageConnections" in actions(statement):
                 resource = statement["Resource"]["Fn::Sub"]
-                assert resource.endswith(":${WebSocketApi}/${StageName}/POST/@connections/*")
+                # POST a frame; DELETE a connection whose token expired (never GET)
+                assert resource.endswith((":${WebSocketApi}/${StageName}/POST/@connections/*",
+                                          ":${WebSocketApi}/${StageName}/DELETE/@connections/*"))
+        sids = {s.get("Sid") for s in statements(cfn, function_id)}
+        assert {"PostToConnections", "CloseConnections"} <= sids, function_id
 
 
 def test_no_wildcard_resources_and_tables_scoped(cfn: dict[str, Any]) -> None:
@@ -244,7 +248,7 @@ def test_no_wildcard_resources_and_tables_scoped(cfn: dict[str, Any]) -> None:
         # Scans and batch writes belong to `numbridge club`, run by an operator.
         for statement in statements(cfn, function_id):
             assert not {"dynamodb:Scan", "dynamodb:BatchWriteItem"} & set(actions(statement))
-        assert (table in tables) == (function_id != "SignUpFunction"), function_id
+        assert table in tables, function_id
 
 
 def queue_senders(cfn: dict[str, Any], queue: str) -> set[str]:
@@ -467,7 +471,10 @@ def test_sign_up_is_checked_by_the_signup_function(cfn: dict[str, Any]) -> None:
     assert permission["Properties"]["FunctionName"] == {"Ref": "SignUpFunction"}
     assert permission["Properties"]["SourceArn"] == {"Fn::GetAtt": ["UserPool", "Arn"]}
     assert resources["SignUpFunction"]["Condition"] == "CognitoEnabled"
-    assert statements(cfn, "SignUpFunction") == []  # logs only
+    # reads only: a name that is a player's already is refused
+    (read,) = statements(cfn, "SignUpFunction")
+    assert set(actions(read)) == {"dynamodb:GetItem", "dynamodb:Query"}
+    assert read["Resource"] == {"Fn::GetAtt": ["GameTable", "Arn"]}
 
 
 # ---------------------------------------------------------------- logs, failures, concurrency

@@ -19,6 +19,6 @@ def cheap_passwords() -> Passwords:
 
 
 def local_sign_in(store: Store, secret: str, *, open_sign_in: bool = False,
-                  attempts: Attempts | None = None) -> LocalSignIn:
+                  attempts: Attempts | None = None, behind_proxy: bool = False) -> LocalSignIn:
     return LocalSignIn(SignIns(Accounts(store), secret, cheap_passwords()),
-                       open_sign_in=open_sign_in, attempts=attempts)
+                       open_sign_in=open_sign_in, attempts=attempts, behind_proxy=behind_proxy)

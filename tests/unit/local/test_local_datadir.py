@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from numbridge.auth import verify_token
@@ -254,3 +256,53 @@ def test_a_public_url_is_passed_on_and_a_bad_one_stops_the_server(
                    "--public-url", "club.example.org/play") == 1
     assert "--public-url must be http://HOST[:PORT]" in capsys.readouterr().err
     assert not (tmp_path / "lock").exists()  # refused before anything was touched
+
+
+def test_a_lock_file_of_another_user_is_refused_saying_so(
+        directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    planted = directory / "lock"
+    planted.write_text("4242\n")
+    # held by whoever planted it: still not taken for a server at work ("in use")
+    with planted.open("r+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        run_as_someone_else(monkeypatch)
+        with pytest.raises(DataDirError, match=r"lock file\) belongs to .*rm ") as refused:
+            DataDirLock(directory)
+    assert "in use" not in str(refused.value)
+
+
+def test_a_lock_file_that_cannot_be_opened_is_refused_saying_what_to_do(
+        directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (directory / "lock").write_text("")
+    real_open = os.open
+
+    def denied(path: Any, *args: Any, **kwargs: Any) -> int:
+        if Path(path).name == "lock":
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", denied)
+    with pytest.raises(DataDirError, match=r"cannot be opened \(Permission denied\).*rm "):
+        DataDirLock(directory)
+    run_as_someone_else(monkeypatch)  # and when it is another user's, that is what it says
+    with pytest.raises(DataDirError, match=r"lock file\) belongs to"):
+        DataDirLock(directory)
+
+
+def test_a_lock_file_that_is_a_link_or_a_fifo_is_refused(directory: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_text("")
+    (directory / "lock").symlink_to(elsewhere)
+    with pytest.raises(DataDirError, match="symbolic link"):
+        DataDirLock(directory)
+    (directory / "lock").unlink()
+    os.mkfifo(directory / "lock")
+    with pytest.raises(DataDirError, match="not a regular file"):
+        DataDirLock(directory)
+
+
+def test_a_lock_file_of_ours_left_open_is_tightened(directory: Path) -> None:
+    (directory / "lock").write_text("")
+    os.chmod(directory / "lock", 0o666)
+    with DataDirLock(directory):
+        assert mode(directory / "lock") == 0o600

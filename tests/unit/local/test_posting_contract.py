@@ -10,9 +10,10 @@ import pytest
 from botocore.exceptions import ClientError
 from local_fakes import Recorder, management_client
 from numbridge.local.functions import Function
-from numbridge.local.management import MAX_DATA_BYTES
+from numbridge.local.management import DELETED, MAX_DATA_BYTES
 from numbridge.local.posting import LocalManagementClient
 from numbridge.local.threaded import ThreadedGateway
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 
@@ -30,7 +31,10 @@ def gateway(recorder: Recorder) -> Iterator[ThreadedGateway]:
 def client(request: pytest.FixtureRequest, gateway: ThreadedGateway) -> Any:
     if request.param == "http":
         return management_client(gateway.url, gateway.management_key)
-    return LocalManagementClient(gateway.server.registry, gateway.loop)
+    return LocalManagementClient(
+        gateway.server.registry, gateway.loop,
+        lambda connection: gateway.server.gateway.close(connection, DELETED,
+                                                        "Connection deleted"))
 
 
 def open_socket(gateway: ThreadedGateway, recorder: Recorder) -> tuple[ClientConnection, str]:
@@ -59,6 +63,26 @@ def test_unknown_connection_is_gone(gateway: ThreadedGateway, client: Any) -> No
     with pytest.raises(ClientError) as exc:
         client.post_to_connection(ConnectionId="nobody=", Data=b"{}")
     assert code_of(exc) == "GoneException"
+
+
+def test_delete_closes_the_connection_after_the_frames_posted_before(
+    gateway: ThreadedGateway, recorder: Recorder, client: Any
+) -> None:
+    ws, connection_id = open_socket(gateway, recorder)
+    with ws:
+        for n in range(5):
+            client.post_to_connection(ConnectionId=connection_id, Data=f'{{"n":{n}}}'.encode())
+        client.delete_connection(ConnectionId=connection_id)
+        assert [ws.recv(timeout=10) for _ in range(5)] == [f'{{"n":{n}}}' for n in range(5)]
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == DELETED
+    recorder.wait_for("disconnect")
+    for call in (lambda: client.delete_connection(ConnectionId=connection_id),
+                 lambda: client.post_to_connection(ConnectionId=connection_id, Data=b"{}")):
+        with pytest.raises(ClientError) as exc:
+            call()
+        assert code_of(exc) == "GoneException"
 
 
 def test_closed_connection_is_gone(

@@ -13,6 +13,7 @@ from local_fakes import Recorder
 from numbridge.auth import verify_operator
 from numbridge.local.attempts import NAME_BURST, Attempts
 from numbridge.local.functions import Function
+from numbridge.local.server import ServeOptions, check_open_sign_in
 from numbridge.local.sign_in import MAX_BODY_BYTES, PASSWORD_PATH, PATH, read_fields
 from numbridge.local.signing import SignInRefused
 from numbridge.local.threaded import ThreadedGateway
@@ -286,3 +287,20 @@ def test_read_fields() -> None:
     for body in (b'{"name": 1}', b"[]", b"{}", b"nope", b'{"name": "a", "x": "y"}'):
         with pytest.raises(SignInRefused):
             read_fields(body, ("name",))
+
+
+@pytest.mark.parametrize(("host", "public_url", "refused"), [
+    ("127.0.0.1", None, None), ("::1", None, None), ("localhost", None, None),
+    ("0.0.0.0", None, "loopback"), ("192.168.1.20", None, "loopback"),
+    ("127.0.0.1", "https://club.example", "--public-url"),
+    ("127.0.0.1", "http://127.0.0.1:8080", "--public-url"),
+])
+def test_open_sign_in_is_for_a_one_person_machine_only(host: str, public_url: str | None,
+                                                        refused: str | None) -> None:
+    options = ServeOptions(host=host, public_url=public_url, open_sign_in=True)
+    if refused is None:
+        check_open_sign_in(options)
+    else:
+        with pytest.raises(ValueError, match=refused):
+            check_open_sign_in(options)
+    check_open_sign_in(ServeOptions(host=host, public_url=public_url))  # without it: fine

@@ -8,7 +8,7 @@ import threading
 import pytest
 from numbridge.names import fold_name
 from numbridge.store import keys
-from numbridge.store.accounts import Account, Accounts, NoSuchAccount
+from numbridge.store.accounts import Account, Accounts, NoSuchAccount, NotThisPoolUser
 from numbridge.store.port import ListingStore, Store
 
 
@@ -71,12 +71,21 @@ def test_changing_a_missing_record_is_no_such_account(store: Store) -> None:
     assert Accounts(store).get("nobody") is None
 
 
-def test_a_pool_sub_is_kept_from_the_first_and_never_replaced(store: Store) -> None:
+def test_a_pool_record_is_made_with_its_sub_and_never_given_another(store: Store) -> None:
     accounts = Accounts(store)
-    accounts.ensure("ana", 5)
-    assert accounts.bind_sub("ana", "sub-1").sub == "sub-1"
-    assert accounts.bind_sub("ana", "sub-2").sub == "sub-1"
+    assert accounts.ensure_pool("ana", "sub-1", 5).sub == "sub-1"
+    assert accounts.ensure_pool("ANA", "sub-2", 6).sub == "sub-1"  # returned as it is
     assert accounts.get("ana") == Account(name="ana", created_ms=5, sub="sub-1")
+
+
+def test_a_pool_user_never_gets_a_record_made_otherwise(store: Store) -> None:
+    accounts = Accounts(store)
+    accounts.ensure("bob", 5)  # an operator's player
+    assert accounts.ensure_pool("bob", "sub-1", 6).sub is None  # the caller refuses it
+    store.put({"pk": keys.player("cy"), "sk": keys.rating("blitz"), "rating": 1500})
+    with pytest.raises(NotThisPoolUser):  # games from before records
+        accounts.ensure_pool("cy", "sub-1", 7)
+    assert accounts.get("cy") is None
 
 
 def test_every_record_is_listed_in_folded_order_across_pages(store: Store) -> None:

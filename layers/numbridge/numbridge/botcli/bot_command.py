@@ -75,6 +75,9 @@ def _bot(args: argparse.Namespace) -> int:
     from numbridge.botcli.client import BotClient, BotOptions
 
     name = args.name or f"robot-{args.level}"
+    if args.token:
+        print("numbridge bot: a token given with --token is seen by every user of the "
+              f"machine (ps); prefer --token-file PATH or {TOKEN_VARIABLE}", file=sys.stderr)
     try:
         token = _token(args, name)
     except ValueError as exc:

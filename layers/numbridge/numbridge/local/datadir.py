@@ -170,12 +170,18 @@ def _check_secret(path: Path, st: os.stat_result) -> None:
 
 class DataDirLock:
     """An exclusive ``flock`` on ``<directory>/lock`` for as long as the server runs; the
-    file names the pid that holds it."""
+    file names the pid that holds it. A lock file that is not the server's own (another
+    user's, a link, not a regular file) is refused saying so — never taken for a
+    server at work ("in use"), never an ``OSError`` without a word of what to fix."""
 
     def __init__(self, directory: Path) -> None:
         self.path = directory / LOCK_FILE
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, PRIVATE_FILE)
+        fd = self._open()
         try:
+            st = os.fstat(fd)
+            self._check(st)
+            if stat.S_IMODE(st.st_mode) & OTHERS:
+                os.fchmod(fd, PRIVATE_FILE)
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.read(fd, 32).decode("ascii", "replace").strip() or "?"
@@ -183,12 +189,39 @@ class DataDirLock:
             raise DataDirError(
                 f"{directory} is in use by pid {holder} (another numbridge serve): stop it, "
                 "or choose another --data-dir") from None
-        except OSError:
+        except BaseException:
             os.close(fd)
             raise
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._fd: int | None = fd
+
+    def _open(self) -> int:
+        """The lock file, created 0600 if missing; never through a link, never blocking
+        on a FIFO."""
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK,
+                           PRIVATE_FILE)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise DataDirError(f"{self.path} (the lock file) is a symbolic link: "
+                                   f"delete it (rm {self.path})") from None
+            with contextlib.suppress(OSError):
+                self._check(os.lstat(self.path))  # another user's: say so
+            raise DataDirError(f"{self.path} (the lock file) cannot be opened "
+                               f"({exc.strerror}): delete it (rm {self.path}) if no "
+                               "numbridge serve is running") from None
+
+    def _check(self, st: os.stat_result) -> None:
+        if not stat.S_ISREG(st.st_mode):
+            raise DataDirError(f"{self.path} (the lock file) is not a regular file: "
+                               f"delete it (rm {self.path})")
+        if st.st_uid != os.geteuid():
+            raise DataDirError(
+                f"{self.path} (the lock file) belongs to {_owner(st)}, not to the user "
+                f"running the server (uid {os.geteuid()}): someone else put it there; "
+                f"delete it (rm {self.path}) and check who else can write to the data "
+                "directory")
 
     def release(self) -> None:
         if self._fd is not None:

@@ -13,6 +13,10 @@ it: waiting for each write would cost the handler thread and the loop a wake-up
 each per frame. A caller's frames to one connection are written in the order
 they were posted (one queue, one writer per connection); a connection that
 closes meanwhile loses what was still queued for it, as it would in AWS.
+
+``delete_connection`` closes a connection (``DeleteConnection``) after the frames
+posted to it before: with the close code and reason it was made with (the server's
+gateway passes 4001 "token expired": the one reason the server closes a socket).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import asyncio
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable, Coroutine
 
 from botocore.exceptions import ClientError
 
@@ -37,17 +42,23 @@ def _error(status: int, code: str, message: str) -> ClientError:
         "PostToConnection")
 
 
+Closer = Callable[[Connection], Coroutine[object, object, None]]
+
+
 class LocalManagementClient:
     """What ``Notifier`` needs of a management client, for any thread."""
 
-    def __init__(self, registry: ConnectionRegistry, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, registry: ConnectionRegistry, loop: asyncio.AbstractEventLoop,
+                 close: Closer) -> None:
         self._registry = registry
         self._loop = loop
+        self._close = close
         self._lock = threading.Lock()
-        self._posted: list[tuple[Connection, str]] = []  # under the lock
+        # under the lock: frames to write, and None for a close after them
+        self._posted: list[tuple[Connection, str | None]] = []
         self._wake_pending = False  # under the lock: the loop will take ``_posted``
         # On the loop only: each connection's frames not yet written, and its writer.
-        self._outboxes: dict[str, deque[str]] = {}
+        self._outboxes: dict[str, deque[str | None]] = {}
         self._writers: set[asyncio.Task[None]] = set()
 
     def post_to_connection(self, *, ConnectionId: str, Data: bytes) -> None:
@@ -56,7 +67,15 @@ class LocalManagementClient:
             raise _error(410, "GoneException", f"Connection {ConnectionId} is gone")
         if len(Data) > MAX_DATA_BYTES:
             raise _error(413, "PayloadTooLargeException", "Message too long")
-        text = Data.decode("utf-8")
+        self._queue(connection, Data.decode("utf-8"))
+
+    def delete_connection(self, *, ConnectionId: str) -> None:
+        connection = self._registry.get(ConnectionId)
+        if connection is None:
+            raise _error(410, "GoneException", f"Connection {ConnectionId} is gone")
+        self._queue(connection, None)
+
+    def _queue(self, connection: Connection, text: str | None) -> None:
         with self._lock:
             self._posted.append((connection, text))
             if self._wake_pending:
@@ -82,7 +101,11 @@ class LocalManagementClient:
         outbox = self._outboxes[connection.id]
         try:
             while outbox:
-                await connection.socket.send_str(outbox.popleft())
+                text = outbox.popleft()
+                if text is None:
+                    await self._close(connection)
+                    return
+                await connection.socket.send_str(text)
                 connection.touch()
         except Exception as exc:  # closed meanwhile: its $disconnect forgets it
             log.debug("post to %s dropped (%s)", connection.id, exc)

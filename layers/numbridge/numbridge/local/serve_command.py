@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
     serve.add_argument(
         "--open-sign-in", action="store_true",
         help="sign in by name alone, no password (a one-person machine: refused with a "
-        "--host that is not loopback)",
+        "--host that is not loopback, and with --public-url)",
     )
     serve.add_argument(
         "--synchronous", choices=("FULL", "NORMAL"), default="FULL",

@@ -37,6 +37,7 @@ from numbridge.local.functions import (
     template_functions,
     template_routes,
 )
+from numbridge.local.gateway import TOKEN_EXPIRED, TOKEN_EXPIRED_REASON
 from numbridge.local.http_server import GatewayServer, base_url, bind
 from numbridge.local.origins import PublicUrl, ServerNames, is_loopback
 from numbridge.local.posting import LocalManagementClient
@@ -64,7 +65,8 @@ class ServeOptions:
     synchronous: str = "FULL"
     sweep_interval_s: float = SWEEP_INTERVAL_S
     public_url: str | None = None
-    # Name-only sign-in, as before accounts: loopback only (check_open_sign_in).
+    # Name-only sign-in, as before accounts: loopback only, no --public-url
+    # (check_open_sign_in).
     open_sign_in: bool = False
 
 
@@ -167,10 +169,14 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
-            SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in))
+            SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in,
+            behind_proxy=bool(options.public_url)))
         unclaimed = claim_notice(opened.store)
-        svc = _services(opened, LocalManagementClient(server.registry, asyncio.get_running_loop()),
-                        timers, bots, secret)
+        management = LocalManagementClient(
+            server.registry, asyncio.get_running_loop(),
+            lambda connection: server.gateway.close(connection, TOKEN_EXPIRED,
+                                                    TOKEN_EXPIRED_REASON))
+        svc = _services(opened, management, timers, bots, secret)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
@@ -197,10 +203,18 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
 
 
 def check_open_sign_in(options: ServeOptions) -> None:
-    """Name-only sign-in trusts whoever reaches the port: this machine only."""
-    if options.open_sign_in and not is_loopback(options.host):
+    """Name-only sign-in trusts whoever reaches the port: this machine only. Neither a
+    non-loopback ``--host`` nor a ``--public-url`` (a proxy in front of a loopback
+    port serves it to whoever reaches the proxy)."""
+    if not options.open_sign_in:
+        return
+    if not is_loopback(options.host):
         raise ValueError(f"--open-sign-in lets anyone who reaches {options.host} play as "
                          "anyone: it needs a loopback --host (127.0.0.1, ::1, localhost)")
+    if options.public_url:
+        raise ValueError(f"--open-sign-in lets anyone who reaches {options.public_url} play "
+                         "as anyone: it is for a one-person machine, without --public-url "
+                         "(a proxy in front of the loopback port lets everyone in)")
 
 
 def _forget_connections(opened: OpenStore) -> None:

@@ -14,11 +14,19 @@ Only a body declared ``application/json`` is read: a page elsewhere cannot send 
 without a CORS preflight, which this server never grants; the Host and Origin
 checks (:mod:`numbridge.local.origins`) run before these routes too. Store reads
 and Argon2 run on a small thread pool of their own, never on the event loop.
+
+The failures are limited per address too (:func:`client_address`): the peer's,
+except behind the proxy of ``--public-url`` — a request from a loopback peer of a
+server with a public URL is the proxy's, and the player's address is the
+right-most ``X-Forwarded-For`` entry, the one the proxy itself wrote (those to
+its left are whatever the client sent). Without that every player behind the
+proxy would share one bucket, and one guesser would lock them all out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import math
 from collections.abc import Callable
@@ -29,6 +37,7 @@ from aiohttp import web
 
 from numbridge.local.attempts import Attempts
 from numbridge.local.gateway_events import STAGE
+from numbridge.local.origins import is_loopback
 from numbridge.local.signing import Granted, SignInRefused, SignIns
 
 PATH = f"/{STAGE}/token"
@@ -70,13 +79,36 @@ def read_fields(body: bytes, required: tuple[str, ...],
     return payload
 
 
+FORWARDED_FOR: Final = "X-Forwarded-For"
+
+
+def client_address(request: web.Request, behind_proxy: bool) -> str:
+    """The address a request's failures are charged to: its peer's; or, when
+    ``behind_proxy`` (``--public-url``) and the peer is loopback (the proxy), the
+    right-most ``X-Forwarded-For`` address — the one the proxy appended. A header
+    that ends in no address is not the proxy's: the peer's, then."""
+    peer = request.remote or "?"
+    if not behind_proxy or not is_loopback(peer):
+        return peer
+    hops = [hop.strip() for value in request.headers.getall(FORWARDED_FOR, [])
+            for hop in value.split(",")]
+    if not hops:
+        return peer
+    try:
+        return str(ipaddress.ip_address(hops[-1]))
+    except ValueError:
+        return peer
+
+
 class LocalSignIn:
-    """The two routes, over one :class:`SignIns`."""
+    """The two routes, over one :class:`SignIns`. ``behind_proxy``: the server has a
+    ``--public-url`` (see :func:`client_address`)."""
 
     def __init__(self, sign_ins: SignIns, *, open_sign_in: bool = False,
-                 attempts: Attempts | None = None) -> None:
+                 attempts: Attempts | None = None, behind_proxy: bool = False) -> None:
         self.sign_ins = sign_ins
         self.open_sign_in = open_sign_in
+        self.behind_proxy = behind_proxy
         self.attempts = attempts or Attempts()
         self._pool = ThreadPoolExecutor(HASHES_AT_ONCE, thread_name_prefix="sign-in")
 
@@ -113,7 +145,8 @@ class LocalSignIn:
     async def _limited(self, request: web.Request, name: str, work: Callable[[], T]) -> T:
         """``work`` on the pool, unless the name or the address spent its failures; a wrong
         password is charged to both, a new account to the address."""
-        bucket, address = self.sign_ins.bucket(name), request.remote or "?"
+        bucket = self.sign_ins.bucket(name)
+        address = client_address(request, self.behind_proxy)
         if (wait_ms := self.attempts.wait_ms(bucket, address)) is not None:
             raise SignInRefused(429, "rate_limited",
                                 f"too many attempts: retry in {wait_ms} ms", wait_ms)

@@ -159,12 +159,12 @@ class MessageHandler:
         return settle(self.svc, decide, once, request.id)
 
     def _close_expired(self, connection_id: str, request: req.Request) -> Outcome:
-        """A connection whose token expired is told and forgotten: every later request on
-        it is ``unauthorized`` (the local gateway closed it at expiry with 4001 already;
-        API Gateway ends it at its 2 h limit). Nothing is left to answer."""
+        """A connection whose token expired is told, closed (``DeleteConnection``) and
+        forgotten (the local gateway closed it at expiry with 4001 already; in AWS this
+        request or a push to it is the first to see it). Nothing is left to answer."""
         self.svc.notifier.post(connection_id, refused(request.id, ProtocolError(
             "unauthorized", "token expired: sign in again and reconnect")).replies)
-        self.svc.connections.remove(connection_id)
+        self.svc.notifier.close(connection_id)
         return Outcome([])
 
     def _limited(self, key: str, request: req.Request) -> Outcome | None:

@@ -5,7 +5,10 @@ the name as first registered (the one shown), when it was made, the token
 generation every token of the player must carry, whether the account is
 disabled, and — depending on how the player signs in — the hash of a local
 password (``numbridge serve``) or the Cognito pool's ``sub``. A player who has
-only ever used operator tokens has a record with neither.
+only ever used operator tokens has a record with neither. A pool user's record is
+made with its ``sub`` by that user's first sign-in, and only then: a record without
+a ``sub`` is never given one, so a pool user who registers a name that an operator's
+player holds cannot become that player (:meth:`Accounts.ensure_pool`).
 
 One record per folded name makes names unique across every way of signing in:
 ``Ana`` and ``ana`` are one player, whoever came first. The records are also in
@@ -37,6 +40,11 @@ ATTEMPTS = 5
 
 class NoSuchAccount(LookupError):
     """No record of a player by that name (after folding)."""
+
+
+class NotThisPoolUser(PermissionError):
+    """A pool token for a name that is not that pool user's: a player who signs in
+    otherwise (an operator's or local player, with a record or games and no ``sub``)."""
 
 
 @frozen
@@ -101,6 +109,29 @@ class Accounts:
                 return made
         raise ConflictError(f"the record of {name!r} keeps changing")
 
+    def ensure_pool(self, name: str, sub: str, now_ms: int) -> Account:
+        """The record of ``name`` for a pool user of ``sub``: made with that ``sub`` if the
+        name has no record and no history; :class:`NotThisPoolUser` if the name has games
+        from before records (its player never signed in through the pool: the name is
+        not the pool user's to claim). An existing record is returned as it is: the
+        caller compares its ``sub``. A pool token never binds to a record it did not make
+        itself, so an operator's or a local player's record (no ``sub``) stays theirs."""
+        for _ in range(ATTEMPTS):
+            if (found := self.get(name)) is not None:
+                return found
+            if self.has_history(name):
+                raise NotThisPoolUser(f"{name!r} has games from before sign-in records: "
+                                      "the name is not the pool user's to claim")
+            made = Account(name=name, created_ms=now_ms, sub=sub)
+            if self.add(made):
+                return made
+        raise ConflictError(f"the record of {name!r} keeps changing")
+
+    def has_history(self, name: str) -> bool:
+        """Whether the player spelt ``name`` has anything in the store (games, ratings):
+        one query of a single item, for any adapter."""
+        return bool(self.store.query(keys.player(name), KeyRange(), limit=1).items)
+
     def update(self, name: str, change: Callable[[Account], Account]) -> Account:
         """Apply ``change`` to the stored record (read, then written only if unchanged);
         :class:`NoSuchAccount` if there is none. The record as written."""
@@ -130,10 +161,6 @@ class Accounts:
         return self.update(name, lambda a: _replace(
             a, disabled=disabled, generation=a.generation + (1 if disabled else 0)))
 
-    def bind_sub(self, name: str, sub: str) -> Account:
-        """Keep a pool's ``sub`` in a record that has none yet."""
-        return self.update(name, lambda a: a if a.sub is not None else _replace(a, sub=sub))
-
     def all(self) -> Iterator[Account]:
         """Every record, in folded-name order."""
         after: str | None = None
@@ -150,7 +177,7 @@ class Accounts:
         Every spelling is found (``ANA`` finds ``Ana``) on a store that lists its
         partitions (both adapters; on DynamoDB that is a Scan, so only the local
         server's sign-in asks, for a name it has no record of)."""
-        if self.store.query(keys.player(name), KeyRange(), limit=1).items:
+        if self.has_history(name):
             return name
         if not isinstance(self.store, ListingStore):
             return None

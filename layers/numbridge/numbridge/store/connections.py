@@ -8,8 +8,10 @@ can live (:data:`~numbridge.caps.CONNECTION_LIFE_MS`) belongs to a connection th
 vanished without one, and is taken over — a lost ``$disconnect`` cannot lock a
 player out.
 
-The connection's item keeps when its token expires (``token_expires_at``): a
-request after that is refused and the connection closed (``service.dispatch``).
+The connection's items (its own and the player's) keep when its token expires
+(``token_expires_at``): a request after that is refused and the connection closed
+(``service.dispatch``), and the fan-out posts nothing to it but closes it
+(``service.delivery``).
 
 Both items of a connection carry ``batch`` when it asked for batched events
 (``batch=1``); rows written before had no such attribute and read as not batched.
@@ -114,7 +116,7 @@ class Connections:
                  "connected_ms": now_ms, "expires_at": expires, "slot": n, "watching": 0,
                  "batch": flag, "token_expires_at": token_expires_at}),
             Put({"pk": keys.player(player), "sk": keys.connection(connection_id),
-                 "expires_at": expires, "batch": flag}),
+                 "expires_at": expires, "batch": flag, "token_expires_at": token_expires_at}),
             Put({"pk": keys.player(player), "sk": keys.connection_slot(n),
                  "connection": connection_id, "connected_ms": now_ms, "expires_at": expires},
                 held),
@@ -159,7 +161,8 @@ class Connections:
         return [r.connection for r in self.receivers(player)]
 
     def receivers(self, player: str) -> list[Receiver]:
-        """The player's connections, each with whether it takes batched events."""
+        """The player's connections, each with whether it takes batched events and when
+        its token expires."""
         page = self.store.query(keys.player(player), KeyRange(prefix=keys.CONN_PREFIX))
-        return [Receiver(str(item["sk"]).removeprefix(keys.CONN_PREFIX),
-                         item.get("batch") is True) for item in page.items]
+        return [Receiver.of(str(item["sk"]).removeprefix(keys.CONN_PREFIX), item)
+                for item in page.items]

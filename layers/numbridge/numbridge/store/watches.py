@@ -16,7 +16,9 @@ shows. A watch that the TTL removed leaves a counter high: at a cap the watches
 are counted again before anyone is refused (and the game's count again whenever
 it is adjourned or resumed).
 
-The game's item carries ``batch`` when the connection takes batched events.
+The game's item carries ``batch`` when the connection takes batched events, and
+when the token the connection signed in with expires (``token_expires_at``): the
+fan-out posts nothing to a connection past it (``service.delivery``).
 """
 
 from __future__ import annotations
@@ -57,6 +59,18 @@ class Receiver:
 
     connection: str
     batch: bool
+    # When the token the connection signed in with expires (epoch seconds; None: rows
+    # from before, or a token without one).
+    token_expires_at: int | None = None
+
+    def expired(self, now_ms: int) -> bool:
+        return self.token_expires_at is not None and now_ms >= self.token_expires_at * 1000
+
+    @classmethod
+    def of(cls, connection: str, item: Item) -> Receiver:
+        expires = item.get("token_expires_at")
+        return cls(connection, item.get("batch") is True,
+                   None if expires is None else int(expires))
 
 
 def _current(item: Item, now_ms: int) -> bool:
@@ -72,26 +86,27 @@ class Watches:
         self.store = store
 
     def add(self, game_id: str, connection_id: str, player: str, now_ms: int,
-            batch: bool = False) -> None:
+            batch: bool = False, token_expires_at: int | None = None) -> None:
         """Watch (again: the TTL starts over); :class:`TooManyWatches` or
         :class:`GameFull` at a cap, :class:`ConflictError` if the counters kept
         changing under it."""
         for _ in range(ATTEMPTS):
             try:
                 self.store.transact(self._add_writes(game_id, connection_id, player, now_ms,
-                                                     batch))
+                                                     batch, token_expires_at))
                 return
             except ConflictError:
                 continue
         raise ConflictError(f"the watchers of game {game_id} kept changing")
 
     def _add_writes(self, game_id: str, connection_id: str, player: str,
-                    now_ms: int, batch: bool) -> list[Write]:
+                    now_ms: int, batch: bool, token_expires_at: int | None) -> list[Write]:
         expires = now_ms // 1000 + WATCH_TTL_S
         watched = self.store.get(keys.connection(connection_id), keys.watched(game_id))
         rows: list[Write] = [
             Put({"pk": keys.game(game_id), "sk": keys.watcher(connection_id),
-                 "player": player, "expires_at": expires, "batch": True if batch else None}),
+                 "player": player, "expires_at": expires, "batch": True if batch else None,
+                 "token_expires_at": token_expires_at}),
             Put({"pk": keys.connection(connection_id), "sk": keys.watched(game_id),
                  "expires_at": expires}, Absent() if watched is None else Present()),
         ]
@@ -141,7 +156,7 @@ class Watches:
     def receivers(self, game_id: str, now_ms: int) -> list[Receiver]:
         """The connections watching a game, each with whether it takes batched events."""
         page = self.store.query(keys.game(game_id), KeyRange(prefix=keys.WATCH_PREFIX))
-        return [Receiver(str(i["sk"]).removeprefix(keys.WATCH_PREFIX), i.get("batch") is True)
+        return [Receiver.of(str(i["sk"]).removeprefix(keys.WATCH_PREFIX), i)
                 for i in page.items if _current(i, now_ms)]
 
     def count(self, game_id: str, now_ms: int) -> int:

@@ -1,7 +1,8 @@
 """Posting frames to connections through the API Gateway management API.
 
 A post to a gone connection (410, ``GoneException``) forgets *that* connection
-(and its watches); it never touches the sender's. Many connections are posted
+(and its watches); it never touches the sender's. ``close`` ends a connection
+(``DeleteConnection``: one whose token has expired) and forgets it. Many connections are posted
 to at once (a game's watchers may be many): a small thread pool, each
 connection's own frames still in order.
 """
@@ -58,6 +59,18 @@ class Notifier:
                 logger.warning("post failed", extra={"connection": connection_id, "code": code})
                 return False
         return True
+
+    def close(self, connection_id: str) -> None:
+        """End a connection from the server's side (``DeleteConnection``) and forget it
+        and its watches; one already gone is only forgotten."""
+        try:
+            self.client.delete_connection(ConnectionId=connection_id)
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code", "")
+            if code not in {"GoneException", "410"}:
+                logger.warning("close failed", extra={"connection": connection_id,
+                                                      "code": code})
+        self.connections.remove(connection_id)
 
     def post_all(self, deliveries: Mapping[str, Sequence[dict[str, Any]]]) -> None:
         """Send each connection its frames, all connections at once. A post that fails is

@@ -32,9 +32,14 @@ def announce(svc: Services, player: str, is_online: bool) -> None:
         now = svc.clock()
         for live in LiveGames(svc.store).of_player(player):
             frames = [presence_frame(live.game, live.seat, is_online)]
-            audience = [*svc.connections.of_player(live.opponent),
-                        *svc.watches.of_game(live.game, now)]
-            svc.notifier.post_all(dict.fromkeys(audience, frames))
+            audience = [*svc.connections.receivers(live.opponent),
+                        *svc.watches.receivers(live.game, now)]
+            current = [r.connection for r in audience if not r.expired(now)]
+            svc.notifier.post_all(dict.fromkeys(current, frames))
+            # as every push (service.delivery): a connection past its token is closed
+            for receiver in audience:
+                if receiver.expired(now):
+                    svc.notifier.close(receiver.connection)
     except Exception:
         logger.exception("presence not announced", extra={"player": player})
 

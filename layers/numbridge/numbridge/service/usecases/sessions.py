@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from numbridge.auth import AuthUnavailable, Identity, InvalidToken, verify_identity
 from numbridge.caps import TooManyConnections
+from numbridge.cognito import check_cognito_name
 from numbridge.service.observability import logger
 from numbridge.service.usecases.presence import announce
+from numbridge.store.accounts import NotThisPoolUser
 
 if TYPE_CHECKING:
     from numbridge.service.context import Services
@@ -38,10 +40,12 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     except AuthUnavailable:
         logger.exception("tokens cannot be checked now")
         return {"statusCode": 503, "body": "sign-in is unavailable; retry shortly"}
-    if (refusal := admit(svc, identity)) is not None:
+    try:
+        admit(svc, identity)
+    except Refused as exc:
         logger.info("connection refused", extra={"player": identity.player,
-                                                  "reason": refusal["body"]})
-        return refusal
+                                                  "reason": str(exc)})
+        return {"statusCode": exc.status, "body": str(exc)}
     player = identity.player
     # batch=1: the events of one request in one game come as one frame (protocol.batching)
     if (full := _bind(svc, connection_id, identity,
@@ -53,27 +57,62 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     return {"statusCode": 200}
 
 
-def admit(svc: Services, identity: Identity) -> dict[str, Any] | None:
-    """The refusal of a verified token by the player's record (``store.accounts``), or
-    None: the name (folded) must be this player's, the account not disabled, an operator
-    token of the record's generation (older ones were revoked), a pool token of the
-    ``sub`` the record keeps (another pool user who took the name after a deletion is
-    not this player). A player's first connect makes their record."""
-    account = svc.accounts.ensure(identity.player, svc.clock())
+class Refused(Exception):
+    """``$connect`` refused by the player's record: the status API Gateway answers."""
+
+    status = 403
+
+
+class Revoked(Refused):
+    status = 401
+
+
+def admit(svc: Services, identity: Identity) -> None:
+    """:class:`Refused` unless the player's record (``store.accounts``) admits a verified
+    token: the name (folded) must be this player's, the account not disabled, an
+    operator token of the record's generation (older ones were revoked), a pool token
+    of the ``sub`` the record was made with. A player's first connect makes their
+    record; a pool user's first connect makes it with its ``sub``, and never binds one
+    to a record made otherwise (an operator's or local player's) or to a name with
+    games from before records: another pool user who registers the name after a
+    deletion, or a name an operator's player holds, is not that player."""
+    now = svc.clock()
+    if identity.sub is None:
+        account = svc.accounts.ensure(identity.player, now)
+    else:
+        try:
+            account = svc.accounts.ensure_pool(identity.player, identity.sub, now)
+        except NotThisPoolUser as exc:
+            raise Refused(str(exc)) from None
     if account.name != identity.player:
-        return {"statusCode": 403, "body": f"the name {identity.player!r} is "
-                f"{account.name!r}'s (names are unique whatever their case)"}
+        raise Refused(f"the name {identity.player!r} is {account.name!r}'s "
+                      "(names are unique whatever their case)")
     if account.disabled:
-        return {"statusCode": 403, "body": "this account is disabled"}
+        raise Refused("this account is disabled")
     if identity.sub is None:
         if identity.generation < account.generation:
-            return {"statusCode": 401, "body": "this token was revoked; sign in again"}
-        return None
+            raise Revoked("this token was revoked; sign in again")
+        return
     if account.sub is None:
-        account = svc.accounts.bind_sub(account.name, identity.sub)
+        raise Refused("this name is a player's who does not sign in through the pool")
     if account.sub != identity.sub:
-        return {"statusCode": 403, "body": "this name belongs to another user of the pool"}
-    return None
+        raise Refused("this name belongs to another user of the pool")
+
+
+class NameTaken(ValueError):
+    """A name that is a player's already, in any case or spelling that folds alike."""
+
+
+def check_sign_up(svc: Services, name: str) -> None:
+    """Whether a pool user may sign up as ``name``: a player's name
+    (:class:`~numbridge.cognito.InvalidCognitoToken` otherwise, the club's ``bot-``
+    names included), and nobody's yet — no record of it after folding, and no games
+    from before records under that spelling (:class:`NameTaken`)."""
+    check_cognito_name(name)
+    if (account := svc.accounts.get(name)) is not None:
+        raise NameTaken(f"the name {name!r} is taken (by {account.name!r}); choose another")
+    if svc.accounts.has_history(name):
+        raise NameTaken(f"the name {name!r} is taken; choose another")
 
 
 def _bind(svc: Services, connection_id: str, identity: Identity,

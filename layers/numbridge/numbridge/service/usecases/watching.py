@@ -57,7 +57,9 @@ def watch(svc: Services, player: str, connection_id: str, request: req.Watch) ->
     now = svc.clock()
     connection = svc.connections.get(connection_id)
     batch = connection is not None and connection.batch
-    _changing(lambda: svc.watches.add(request.game, connection_id, player, now, batch=batch))
+    expires = None if connection is None else connection.token_expires_at
+    _changing(lambda: svc.watches.add(request.game, connection_id, player, now, batch=batch,
+                                      token_expires_at=expires))
     svc.games.mark_watched(request.game)  # moves decided before this commit fail theirs
     # Read again now that the watch is stored: a move committed after this read reaches
     # the watcher through the fan-out (which reads the watchers after its commit).
