@@ -15,7 +15,16 @@ from typing import Any
 import boto3
 import cfnlint.api
 import pytest
-from iam import ROOT, TEMPLATE, actions, as_list, statements, transformed
+from iam import (
+    ROOT,
+    SERVICE_POLICY,
+    TEMPLATE,
+    actions,
+    as_list,
+    role_of,
+    statements,
+    transformed,
+)
 from numbridge import sam_template as template_tables
 from numbridge.protocol.requests import KINDS
 
@@ -31,10 +40,10 @@ FUNCTIONS = {
 API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
-           "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
+           "SignUpFunctionRole", "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
 # Created only as other parameters say.
 OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "ApiGatewayAccount": "ApiGatewayLogsRoleWanted",
-            "ApiGatewayLogsRole": "ApiGatewayLogsRoleWanted"}
+            "ApiGatewayLogsRole": "ApiGatewayLogsRoleWanted", "TracingPolicy": "TracingEnabled"}
 # Connect and Disconnect post presence frames.
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction",
            "ConnectFunction", "DisconnectFunction"}
@@ -473,17 +482,57 @@ def test_sign_up_is_checked_by_the_signup_function(cfn: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- logs, failures, concurrency
 
 
+def log_group_of(template: dict[str, Any], function_id: str) -> str:
+    """The log group a function writes to (its LoggingConfig)."""
+    ref = template["Resources"][function_id]["Properties"]["LoggingConfig"]["LogGroup"]
+    assert set(ref) == {"Ref"}, (function_id, ref)
+    return str(ref["Ref"])
+
+
 def test_every_function_logs_to_a_group_that_expires(raw: dict[str, Any]) -> None:
     resources = raw["Resources"]
     groups = {k: v for k, v in resources.items() if v["Type"] == "AWS::Logs::LogGroup"}
-    named = {json.dumps(g["Properties"]["LogGroupName"]): g for g in groups.values()}
     for function_id in FUNCTIONS:
-        group = named[json.dumps({"Fn::Sub": f"/aws/lambda/${{{function_id}}}"})]
+        group = groups[log_group_of(raw, function_id)]
         assert group["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
         assert group.get("Condition") == resources[function_id].get("Condition")
+        # Named without the function (its role names the group: no cycle), one each.
+        name = group["Properties"]["LogGroupName"]["Fn::Sub"]
+        assert name.startswith("/aws/lambda/${AWS::StackName}-")
+    assert len({json.dumps(g["Properties"]["LogGroupName"]) for g in groups.values()}) == len(
+        groups)
     assert all(g["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
                for g in groups.values())
     assert raw["Parameters"]["LogRetentionDays"]["Default"] == 30
+
+
+def test_every_route_has_its_limit_and_a_players_is_well_below_each(
+        raw: dict[str, Any], cfn: dict[str, Any]) -> None:
+    """Whatever a deploy sets the per-player limit to (up to its parameters' maxima), it
+    is at most half of every route's rate and burst: one player, or a script under one
+    name, is refused (rate_limited) long before a route fills for everyone."""
+    settings = raw["Resources"]["WebSocketStage"]["Properties"]["RouteSettings"]
+    keys = {r["Properties"]["RouteKey"] for r in of_type(raw, "AWS::ApiGatewayV2::Route").values()}
+    assert set(settings) == keys
+    rate, burst = (raw["Parameters"][p] for p in ("PlayerRatePerSecond", "PlayerRateBurst"))
+    assert rate["MinValue"] <= rate["Default"] <= rate["MaxValue"]
+    assert burst["MinValue"] <= burst["Default"] <= burst["MaxValue"]
+    for key, route in settings.items():
+        assert 2 * rate["MaxValue"] <= route["ThrottlingRateLimit"], key
+        assert 2 * burst["MaxValue"] <= route["ThrottlingBurstLimit"], key
+        assert route["ThrottlingRateLimit"] <= route["ThrottlingBurstLimit"], key
+        assert (route["LoggingLevel"], route["DataTraceEnabled"]) == ("OFF", False), key
+    # The parameters are the limit the code applies, in every function.
+    for function_id, function in of_type(cfn, "AWS::Lambda::Function").items():
+        env = function["Properties"]["Environment"]["Variables"]
+        assert env["NUMBRIDGE_RATE_PER_SECOND"] == {"Ref": "PlayerRatePerSecond"}, function_id
+        assert env["NUMBRIDGE_RATE_BURST"] == {"Ref": "PlayerRateBurst"}, function_id
+    # The moves carry most of the traffic; a connect or an unknown frame least of it.
+    place, rooms = settings["place"]["ThrottlingRateLimit"], settings["rooms"][
+        "ThrottlingRateLimit"]
+    assert place > settings["sync"]["ThrottlingRateLimit"] > rooms > settings["$connect"][
+        "ThrottlingRateLimit"]
+    assert settings["accept"]["ThrottlingRateLimit"] < rooms
 
 
 def test_the_access_log_is_json_without_the_query_string(raw: dict[str, Any]) -> None:
@@ -507,10 +556,61 @@ def test_the_sweeps_failures_go_to_a_queue_only_lambda_sends_to(cfn: dict[str, A
     assert properties["FunctionName"] == {"Ref": "TimeoutFunction"}
     destination = properties["DestinationConfig"]["OnFailure"]["Destination"]
     assert destination == {"Fn::GetAtt": ["SweepFailureQueue", "Arn"]}
-    (statement,) = [s for s in statements(cfn, "TimeoutFunction") if s["Sid"] == "AsyncFailures"]
+    (statement,) = [s for s in statements(cfn, "TimeoutFunction", SERVICE_POLICY)
+                    if s["Sid"] == "AsyncFailures"]
     assert actions(statement) == ["sqs:SendMessage"] and statement["Resource"] == destination
+    assert "SweepFailureQueue" not in json.dumps(statements(cfn, "TimeoutFunction"))
     for function_id in FUNCTIONS - {"TimeoutFunction"}:
-        assert "SweepFailureQueue" not in json.dumps(statements(cfn, function_id))
+        assert "SweepFailureQueue" not in json.dumps(role_of(cfn, function_id))
+
+
+# AWS's managed policies that SAM attaches to a role it writes: each grants on "*".
+BROAD = ("AWSLambdaBasicExecutionRole", "AWSXrayWriteOnlyAccess",
+         "AWSLambdaSQSQueueExecutionRole", "AWSXRayDaemonWriteAccess")
+
+
+def test_no_function_role_holds_a_broad_managed_policy(cfn: dict[str, Any]) -> None:
+    """Each function's role is the template's own: AWS's policies for logs, X-Ray and
+    the SQS poller (every resource) are replaced by statements on the function's log
+    group and queue, and X-Ray's only when tracing is on."""
+    tracing_only = {"Fn::If": ["TracingEnabled", [{"Ref": "TracingPolicy"}],
+                               {"Ref": "AWS::NoValue"}]}
+    for function_id in FUNCTIONS:
+        role = role_of(cfn, function_id)
+        assert role["ManagedPolicyArns"] == tracing_only, function_id
+        assert {p["PolicyName"] for p in role["Policies"]} <= {"Code", SERVICE_POLICY}
+    assert not any(b in json.dumps(cfn) for b in BROAD)
+    policy = cfn["Resources"]["TracingPolicy"]
+    assert policy["Condition"] == "TracingEnabled"
+    (xray,) = as_list(policy["Properties"]["PolicyDocument"]["Statement"])
+    # X-Ray's actions accept no resource but "*": the one "*" of the functions' roles.
+    assert xray["Resource"] == "*" and all(a.startswith("xray:Put") or a.startswith(
+        "xray:GetSampling") for a in actions(xray))
+
+
+def test_what_lambda_does_with_a_role_is_scoped_to_the_functions_own(
+        cfn: dict[str, Any]) -> None:
+    """Logs: its own group, streams and events only (the group exists: no
+    CreateLogGroup). The queue poller: receive, delete and attributes on the queue its
+    event source reads. Nothing else but the sweep's failure queue."""
+    polled = {m["Properties"]["FunctionName"]["Ref"]: m["Properties"]["EventSourceArn"]
+              for m in of_type(cfn, "AWS::Lambda::EventSourceMapping").values()}
+    assert set(polled) == {"TimeoutFunction", "BotFunction"}
+    for function_id in FUNCTIONS:
+        service = {s["Sid"]: s for s in statements(cfn, function_id, SERVICE_POLICY)}
+        logs = service.pop("Logs")
+        assert actions(logs) == ["logs:CreateLogStream", "logs:PutLogEvents"]
+        assert logs["Resource"] == {"Fn::GetAtt": [log_group_of(cfn, function_id), "Arn"]}
+        if function_id in polled:
+            poll = service.pop("PollQueue")
+            assert sorted(actions(poll)) == [
+                "sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:ReceiveMessage"]
+            assert poll["Resource"] == polled[function_id]
+        if function_id == "TimeoutFunction":
+            service.pop("AsyncFailures")
+        assert service == {}, function_id
+        for statement in statements(cfn, function_id, SERVICE_POLICY):
+            assert statement["Effect"] == "Allow" and "*" not in json.dumps(statement)
 
 
 def test_the_clocks_and_bots_have_concurrency_of_their_own(raw: dict[str, Any]) -> None:
