@@ -666,7 +666,8 @@ def emitted_metrics() -> set[str]:
 
 
 def test_the_code_emits_the_metrics_that_are_read() -> None:
-    assert {"Moves", "AckLatency", "TimerLag", "ColdStart", "DealLatency"} <= emitted_metrics()
+    assert {"Moves", "AckLatency", "TimerLag", "ColdStart", "DealLatency", "Connects",
+            "Disconnects"} <= emitted_metrics()
 
 
 def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any]) -> None:
@@ -687,11 +688,30 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
         for metric in ("Errors", "Throttles"):
             assert ("AWS/Lambda", metric, json.dumps({"Ref": function_id})) in watched
     lag = alarms["TimerLagAlarm"]
-    assert (lag["ExtendedStatistic"], lag["MetricName"]) == ("p99", "TimerLag")
+    # "p99 over 5 s": TimerLag is in milliseconds at high resolution
+    # (test_metrics_emitted), so a period of 30 s is allowed; 2 of 3 of them.
+    assert {k: lag[k] for k in ("MetricName", "ExtendedStatistic", "Period",
+                                "EvaluationPeriods", "DatapointsToAlarm", "Threshold",
+                                "ComparisonOperator", "TreatMissingData")} == {
+        "MetricName": "TimerLag", "ExtendedStatistic": "p99", "Period": 30,
+        "EvaluationPeriods": 3, "DatapointsToAlarm": 2, "Threshold": 5000,
+        "ComparisonOperator": "GreaterThanThreshold", "TreatMissingData": "notBreaching"}
+    assert "Statistic" not in lag
     assert {m for n, m, _ in watched if n == "AWS/ApiGateway"} == {
         "ExecutionError", "IntegrationError"}
     assert {m for n, m, _ in watched if n == "AWS/DynamoDB"} == {
         "ReadThrottleEvents", "WriteThrottleEvents"}
+    # Every index of the table is watched apart from it: its throttles are its own.
+    indexes = [i["IndexName"] for i in
+               raw["Resources"]["GameTable"]["Properties"]["GlobalSecondaryIndexes"]]
+    assert indexes == ["gsi1"]
+    for index in indexes:
+        for metric in ("ReadThrottleEvents", "WriteThrottleEvents"):
+            [alarm] = [a for a in alarms.values() if a["MetricName"] == metric
+                       and {"Name": "GlobalSecondaryIndexName", "Value": index}
+                       in a["Dimensions"]]
+            assert {"Name": "TableName", "Value": {"Ref": "GameTable"}} in alarm["Dimensions"]
+            assert (alarm["Statistic"], alarm["Threshold"]) == ("Sum", 0)
     subscription = raw["Resources"]["AlarmSubscription"]
     assert subscription["Condition"] == "AlarmEmailGiven"
     assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
@@ -700,14 +720,25 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
 def test_the_dashboard_shows_what_the_code_emits(raw: dict[str, Any]) -> None:
     body = json.loads(raw["Resources"]["Dashboard"]["Properties"]["DashboardBody"]["Fn::Sub"])
     ours: set[str] = set()
-    titles = []
+    widgets = {}
     for widget in body["widgets"]:
-        titles.append(widget["properties"]["title"])
+        widgets[widget["properties"]["title"].split(":")[0]] = widget["properties"]
         for metric in widget["properties"]["metrics"]:
             if isinstance(metric[0], dict):
                 ours.update(re.findall(r'MetricName="(\w+)"', metric[0]["expression"]))
             elif metric[0] == "Numbridge":
                 ours.add(metric[1])
-    assert ours == {"Moves", "AckLatency", "ColdStart", "TimerLag"}
+    assert ours == {"Moves", "AckLatency", "ColdStart", "TimerLag", "Connects", "Disconnects"}
     assert ours <= emitted_metrics()
-    assert len(titles) == 6
+    assert len(widgets) == 6
+    # Actions a minute: every frame handled (one AckLatency value each), not only moves.
+    actions = widgets["Actions a minute"]["metrics"]
+    assert ["Numbridge", "AckLatency", "service", "numbridge"] == actions[0][:4]
+    assert actions[0][4]["stat"] == "SampleCount"
+    # Connections: those opened less those closed, summed over the window.
+    connections = widgets["Connections"]["metrics"]
+    ids = {m[4]["id"]: m[1] for m in connections if not isinstance(m[0], dict)}
+    assert ids == {"opened": "Connects", "closed": "Disconnects"}
+    [expression] = [m[0]["expression"] for m in connections if isinstance(m[0], dict)]
+    assert expression == "RUNNING_SUM(FILL(opened, 0) - FILL(closed, 0))"
+    assert widgets["Timer lag p99 (ms)"]["period"] == 30  # the alarm's
