@@ -733,7 +733,7 @@ def test_the_dashboard_shows_what_the_code_emits(raw: dict[str, Any]) -> None:
     assert len(widgets) == 6
     # Actions a minute: every frame handled (one AckLatency value each), not only moves.
     actions = widgets["Actions a minute"]["metrics"]
-    assert ["Numbridge", "AckLatency", "service", "numbridge"] == actions[0][:4]
+    assert actions[0][:4] == ["Numbridge", "AckLatency", "service", "numbridge"]
     assert actions[0][4]["stat"] == "SampleCount"
     # Connections: those opened less those closed, summed over the window.
     connections = widgets["Connections"]["metrics"]
