@@ -56,7 +56,7 @@ BOT_SENDERS = TIMER_SENDERS - {"DealFunction"}
 DESIGN_ENV = {
     "TABLE_NAME", "TIMER_QUEUE_URL", "BOT_QUEUE_URL", "BOT_DELAY_MS", "MANAGEMENT_ENDPOINT",
     "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_TRACE_DISABLED",
-    "LOG_LEVEL",
+    "LOG_LEVEL", "POWERTOOLS_LOGGER_SAMPLE_RATE",
 }
 
 
@@ -294,6 +294,7 @@ def test_function_environment(cfn: dict[str, Any]) -> None:
         assert ("TOKEN_SECRET_ARN" in env) == (function_id == "ConnectFunction")
         assert ("COGNITO_USER_POOL_ID" in env) == (function_id == "ConnectFunction")
         assert env["POWERTOOLS_TRACE_DISABLED"] == {"Fn::If": ["TracingEnabled", "false", "true"]}
+        assert env["POWERTOOLS_LOGGER_SAMPLE_RATE"] == {"Ref": "LogSampleRate"}
     assert template_tables.table_env_vars(TEMPLATE) == {"TABLE_NAME": "GameTable"}
 
 
@@ -410,6 +411,17 @@ def test_missing_template_is_a_clear_error(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- options: tracing, Cognito
+
+
+def test_debug_sampling_is_a_stack_option_off_by_default(raw: dict[str, Any]) -> None:
+    parameter = raw["Parameters"]["LogSampleRate"]
+    assert (parameter["Type"], parameter["Default"]) == ("Number", 0)
+    assert (parameter["MinValue"], parameter["MaxValue"]) == (0, 1)
+    variables = raw["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["POWERTOOLS_LOGGER_SAMPLE_RATE"] == {"Ref": "LogSampleRate"}
+    for function_id in FUNCTIONS:  # none sets its own
+        own = raw["Resources"][function_id]["Properties"].get("Environment", {})
+        assert "POWERTOOLS_LOGGER_SAMPLE_RATE" not in own.get("Variables", {}), function_id
 
 
 def test_tracing_is_a_stack_option_off_by_default(raw: dict[str, Any]) -> None:
