@@ -89,16 +89,30 @@ def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def statements(cfn: Mapping[str, Any], function_id: str) -> list[dict[str, Any]]:
-    """Every inline IAM statement of a function's execution role."""
-    function = cfn["Resources"][function_id]
-    role_id = function["Properties"]["Role"]["Fn::GetAtt"][0]
-    role = cfn["Resources"][role_id]["Properties"]
+# The inline policy of a function's role that its code uses; the other one,
+# ``LambdaService``, is what Lambda itself does with the role (logs, polling a queue,
+# an on-failure destination), never the code.
+CODE_POLICY = "Code"
+SERVICE_POLICY = "LambdaService"
+
+
+def statements(cfn: Mapping[str, Any], function_id: str,
+               policy: str = CODE_POLICY) -> list[dict[str, Any]]:
+    """The statements of one inline policy (the code's) of a function's execution role."""
     return [
         statement
-        for policy in role.get("Policies", [])
-        for statement in as_list(policy["PolicyDocument"]["Statement"])
+        for named in role_of(cfn, function_id).get("Policies", [])
+        if named["PolicyName"] == policy
+        for statement in as_list(named["PolicyDocument"]["Statement"])
     ]
+
+
+def role_of(cfn: Mapping[str, Any], function_id: str) -> dict[str, Any]:
+    """The properties of a function's execution role."""
+    function = cfn["Resources"][function_id]
+    role_id = function["Properties"]["Role"]["Fn::GetAtt"][0]
+    properties: dict[str, Any] = cfn["Resources"][role_id]["Properties"]
+    return properties
 
 
 def actions(statement: Mapping[str, Any]) -> list[str]:

@@ -18,10 +18,13 @@ from numbridge.clubfile.files import ClubFileError
 from numbridge.clubfile.lines import Line
 from numbridge.clubfile.moving import ImportConflict, export_club, import_club
 from numbridge.clubfile.sections import SECTIONS, as_new
+from numbridge.local.signing import SignInRefused, SignIns
+from numbridge.store.accounts import Account, Accounts
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.port import ListingStore, Put
 from numbridge.store.sqlite import SqliteStore
 from players import first_moves, play_out, start_game
+from testkit.accounts import PASSWORD, cheap_passwords
 from testkit.moto_server import client
 
 _tables = iter(range(1000))
@@ -39,9 +42,27 @@ def club(world: World, tmp_path: Path) -> Path:
     playing = start_game(world, "domains", ana, bob, colour="blue")
     first_moves(world, playing, {"ana": ana, "bob": bob})
     assert ana.ask("propose", room="blitz", colour="red")["type"] == "proposal"
+    # Accounts of every kind: ana and bob made at their first connect (no password),
+    # then ana signs in with one (generation 1); Cara with a password, disabled
+    # (generation 2); Dan a Cognito player (his pool's sub).
+    signing = sign_ins(world.store)
+    signing.sign_in("ana", PASSWORD)
+    signing.sign_in("Cara", PASSWORD)
+    accounts = Accounts(world.store)
+    accounts.revoke("Cara")
+    accounts.set_disabled("Cara", True)
+    assert accounts.add(Account(name="Dan", created_ms=world.clock(), sub="sub-of-dan"))
     path = tmp_path / "club.jsonl"
     export_club(listing(world.store), path, source="test", now_ms=world.clock())
     return path
+
+
+def sign_ins(store: Any) -> SignIns:
+    return SignIns(Accounts(store), "club-file-secret-0123456789abcdef0123", cheap_passwords())
+
+
+def accounts_in(store: Any) -> dict[str, Account]:
+    return {a.name: a for a in Accounts(store).all()}
 
 
 def listing(store: Any) -> ListingStore:
@@ -105,8 +126,8 @@ BROKEN: dict[str, tuple[Callable[[list[str]], list[str]], str]] = {
     "a count that does not match": (edit("end", _set(["counts", "game"], 4)), "counts"),
     "another version": (edit("header", _set(["version"], 2)), "version 2"),
     "not a club file": (lambda lines: ['{"kind": "header"}', *lines[1:]], "not a club file"),
-    "a section unknown here": (edit("header", _set(["sections", 0], "accounts")),
-                               "does not know: accounts"),
+    "a section unknown here": (edit("header", _set(["sections", 0], "notes")),
+                               "does not know: notes"),
     "a state the engine cannot read": (edit("game", _set(["state", "status"], "won")),
                                        "unknown status"),
     "a number as a string": (edit("player", _set(["ratings", "blitz", "games"], "1")),
@@ -117,7 +138,38 @@ BROKEN: dict[str, tuple[Callable[[list[str]], list[str]], str]] = {
         edit("game", _set(["events", 0, "frame", "type"], "leak")), "undocumented frame"),
     "a gap in the events": (edit("game", lambda d: d["events"].pop(1)), "needs events"),
     "a line after the end": (lambda lines: [*lines, lines[1]], "after the end line"),
+    "a damaged password hash": (
+        edit("account", _set(["password_hash"], "$argon2id$v=19$m=64,t=1")), "no Argon2 hash"),
+    "a password in the clear": (edit("account", _set(["password_hash"], PASSWORD)),
+                                "no Argon2 hash"),
+    "an account of a name no player may have": (
+        edit("account", _set(["name"], "bot-easy")), "club's own"),
+    "an account with a name that is none": (edit("account", _set(["name"], "ana bob")),
+                                            "must be 1-32 characters"),
+    "a negative generation": (edit("account", _set(["generation"], -1)),
+                              "greater than or equal to 0"),
+    "disabled as a string": (edit("account", _set(["disabled"], "false")), "valid boolean"),
+    "an account without its generation": (
+        edit("account", lambda d: d.pop("generation")), "generation: Field required"),
+    "an empty sub": (edit("account", _set(["sub"], "")), "at least 1 character"),
+    "two accounts of one name in two spellings": (
+        lambda lines: twice_in_capitals(lines), "two records put the item"),
+    "a game twice": (lambda lines: repeated(lines, "game"), "two records put the item"),
 }
+
+
+def repeated(lines: list[str], kind: str, change: Callable[[dict[str, Any]], None]
+             = lambda d: None) -> list[str]:
+    """The first line of ``kind`` once more (changed), the end line counting it."""
+    data = json.loads(next(line for line in lines if json.loads(line)["kind"] == kind))
+    change(data)
+    end = json.loads(lines[-1])
+    end["counts"][kind] += 1
+    return [*lines[:-1], json.dumps(data), json.dumps(end)]
+
+
+def twice_in_capitals(lines: list[str]) -> list[str]:
+    return repeated(lines, "account", lambda d: d.update(name=d["name"].upper()))
 
 
 @pytest.mark.parametrize("broken", BROKEN)
@@ -140,6 +192,68 @@ def test_an_item_the_store_holds_otherwise_refuses_the_whole_import(
     with pytest.raises(ImportConflict, match=r"1 items differ.*PLAYER#ana, RATING#blitz"):
         import_club(target, club)
     assert dump(target) == before
+
+
+def test_accounts_move_as_they_were_and_sign_in_as_before(club: Path, target: Any) -> None:
+    """Every record whole: the password's hash, the generation (tokens revoked before
+    the move stay revoked), the disabled flag, the pool's sub."""
+    done = import_club(target, club)
+    assert done.written["account"] == 4
+    before = accounts_in(target)
+    assert set(before) == {"ana", "bob", "Cara", "Dan"}
+    assert (before["ana"].generation, before["Cara"].generation) == (1, 2)
+    assert before["Cara"].disabled and before["Dan"].sub == "sub-of-dan"
+    assert before["bob"].password_hash is None
+    signing = sign_ins(target)
+    assert signing.sign_in("ANA", PASSWORD).player == "ana"
+    with pytest.raises(SignInRefused, match="bad_password"):
+        signing.sign_in("ana", PASSWORD + "!")
+    with pytest.raises(SignInRefused, match="disabled"):
+        signing.sign_in("cara", PASSWORD)
+    with pytest.raises(SignInRefused, match="Cognito"):
+        signing.sign_in("dan", PASSWORD)
+    assert accounts_in(target) == before
+
+
+def test_the_accounts_the_file_was_exported_from(world: World, club: Path,
+                                                 target: Any) -> None:
+    import_club(target, club)
+    assert accounts_in(target) == accounts_in(world.store)
+
+
+@pytest.mark.parametrize("meanwhile", ["revoked", "disabled", "signed up in capitals"])
+def test_an_account_changed_since_the_export_refuses_the_import(
+        club: Path, target: Any, meanwhile: str) -> None:
+    """As for every record: the target's account wins nothing and loses nothing; the
+    import is refused whole (a revocation undone by an import would let old tokens
+    in again)."""
+    if meanwhile == "signed up in capitals":
+        sign_ins(target).sign_in("ANA", PASSWORD)  # before the import: another player
+    else:
+        import_club(target, club)
+        if meanwhile == "revoked":
+            Accounts(target).revoke("ana")
+        else:
+            Accounts(target).set_disabled("bob", True)
+    before = dump(target)
+    with pytest.raises(ImportConflict, match=r"NAME#(ana|bob), ACCOUNT"):
+        import_club(target, club)
+    assert dump(target) == before
+
+
+def test_a_file_from_before_accounts_still_imports(club: Path, target: Any) -> None:
+    def without_accounts(lines: list[str]) -> list[str]:
+        header, end = json.loads(lines[0]), json.loads(lines[-1])
+        header["sections"].remove("account")
+        del end["counts"]["account"]
+        kept = [line for line in lines[1:-1] if json.loads(line)["kind"] != "account"]
+        return [json.dumps(header), *kept, json.dumps(end)]
+
+    rewrite(club, without_accounts)
+    done = import_club(target, club)
+    assert "account" not in json.loads(club.read_text().splitlines()[0])["sections"]
+    assert done.written["account"] == 0 and sum(done.written.values()) > 0
+    assert accounts_in(target) == {}
 
 
 class NoWrites:
@@ -200,7 +314,7 @@ def test_an_import_cut_short_is_finished_by_running_it_again(
 
 
 class NotesSection:
-    """A section of another kind of record (as accounts will be): one item each."""
+    """A section of another kind of record: one item each."""
 
     kind = "note"
 

@@ -15,7 +15,16 @@ from typing import Any
 import boto3
 import cfnlint.api
 import pytest
-from iam import ROOT, TEMPLATE, actions, as_list, statements, transformed
+from iam import (
+    ROOT,
+    SERVICE_POLICY,
+    TEMPLATE,
+    actions,
+    as_list,
+    role_of,
+    statements,
+    transformed,
+)
 from numbridge import sam_template as template_tables
 from numbridge.protocol.requests import KINDS
 
@@ -31,10 +40,10 @@ FUNCTIONS = {
 API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
-           "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
+           "SignUpFunctionRole", "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
 # Created only as other parameters say.
 OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "ApiGatewayAccount": "ApiGatewayLogsRoleWanted",
-            "ApiGatewayLogsRole": "ApiGatewayLogsRoleWanted"}
+            "ApiGatewayLogsRole": "ApiGatewayLogsRoleWanted", "TracingPolicy": "TracingEnabled"}
 # Connect and Disconnect post presence frames.
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction",
            "ConnectFunction", "DisconnectFunction"}
@@ -47,7 +56,7 @@ BOT_SENDERS = TIMER_SENDERS - {"DealFunction"}
 DESIGN_ENV = {
     "TABLE_NAME", "TIMER_QUEUE_URL", "BOT_QUEUE_URL", "BOT_DELAY_MS", "MANAGEMENT_ENDPOINT",
     "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_TRACE_DISABLED",
-    "LOG_LEVEL",
+    "LOG_LEVEL", "POWERTOOLS_LOGGER_SAMPLE_RATE",
 }
 
 
@@ -289,6 +298,7 @@ def test_function_environment(cfn: dict[str, Any]) -> None:
         assert ("TOKEN_SECRET_ARN" in env) == (function_id == "ConnectFunction")
         assert ("COGNITO_USER_POOL_ID" in env) == (function_id == "ConnectFunction")
         assert env["POWERTOOLS_TRACE_DISABLED"] == {"Fn::If": ["TracingEnabled", "false", "true"]}
+        assert env["POWERTOOLS_LOGGER_SAMPLE_RATE"] == {"Ref": "LogSampleRate"}
     assert template_tables.table_env_vars(TEMPLATE) == {"TABLE_NAME": "GameTable"}
 
 
@@ -407,6 +417,17 @@ def test_missing_template_is_a_clear_error(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- options: tracing, Cognito
 
 
+def test_debug_sampling_is_a_stack_option_off_by_default(raw: dict[str, Any]) -> None:
+    parameter = raw["Parameters"]["LogSampleRate"]
+    assert (parameter["Type"], parameter["Default"]) == ("Number", 0)
+    assert (parameter["MinValue"], parameter["MaxValue"]) == (0, 1)
+    variables = raw["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["POWERTOOLS_LOGGER_SAMPLE_RATE"] == {"Ref": "LogSampleRate"}
+    for function_id in FUNCTIONS:  # none sets its own
+        own = raw["Resources"][function_id]["Properties"].get("Environment", {})
+        assert "POWERTOOLS_LOGGER_SAMPLE_RATE" not in own.get("Variables", {}), function_id
+
+
 def test_tracing_is_a_stack_option_off_by_default(raw: dict[str, Any]) -> None:
     parameter = raw["Parameters"]["EnableTracing"]
     assert parameter["Default"] == "false" and parameter["AllowedValues"] == ["true", "false"]
@@ -480,17 +501,57 @@ def test_sign_up_is_checked_by_the_signup_function(cfn: dict[str, Any]) -> None:
 # ---------------------------------------------------------------- logs, failures, concurrency
 
 
+def log_group_of(template: dict[str, Any], function_id: str) -> str:
+    """The log group a function writes to (its LoggingConfig)."""
+    ref = template["Resources"][function_id]["Properties"]["LoggingConfig"]["LogGroup"]
+    assert set(ref) == {"Ref"}, (function_id, ref)
+    return str(ref["Ref"])
+
+
 def test_every_function_logs_to_a_group_that_expires(raw: dict[str, Any]) -> None:
     resources = raw["Resources"]
     groups = {k: v for k, v in resources.items() if v["Type"] == "AWS::Logs::LogGroup"}
-    named = {json.dumps(g["Properties"]["LogGroupName"]): g for g in groups.values()}
     for function_id in FUNCTIONS:
-        group = named[json.dumps({"Fn::Sub": f"/aws/lambda/${{{function_id}}}"})]
+        group = groups[log_group_of(raw, function_id)]
         assert group["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
         assert group.get("Condition") == resources[function_id].get("Condition")
+        # Named without the function (its role names the group: no cycle), one each.
+        name = group["Properties"]["LogGroupName"]["Fn::Sub"]
+        assert name.startswith("/aws/lambda/${AWS::StackName}-")
+    assert len({json.dumps(g["Properties"]["LogGroupName"]) for g in groups.values()}) == len(
+        groups)
     assert all(g["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
                for g in groups.values())
     assert raw["Parameters"]["LogRetentionDays"]["Default"] == 30
+
+
+def test_every_route_has_its_limit_and_a_players_is_well_below_each(
+        raw: dict[str, Any], cfn: dict[str, Any]) -> None:
+    """Whatever a deploy sets the per-player limit to (up to its parameters' maxima), it
+    is at most half of every route's rate and burst: one player, or a script under one
+    name, is refused (rate_limited) long before a route fills for everyone."""
+    settings = raw["Resources"]["WebSocketStage"]["Properties"]["RouteSettings"]
+    keys = {r["Properties"]["RouteKey"] for r in of_type(raw, "AWS::ApiGatewayV2::Route").values()}
+    assert set(settings) == keys
+    rate, burst = (raw["Parameters"][p] for p in ("PlayerRatePerSecond", "PlayerRateBurst"))
+    assert rate["MinValue"] <= rate["Default"] <= rate["MaxValue"]
+    assert burst["MinValue"] <= burst["Default"] <= burst["MaxValue"]
+    for key, route in settings.items():
+        assert 2 * rate["MaxValue"] <= route["ThrottlingRateLimit"], key
+        assert 2 * burst["MaxValue"] <= route["ThrottlingBurstLimit"], key
+        assert route["ThrottlingRateLimit"] <= route["ThrottlingBurstLimit"], key
+        assert (route["LoggingLevel"], route["DataTraceEnabled"]) == ("OFF", False), key
+    # The parameters are the limit the code applies, in every function.
+    for function_id, function in of_type(cfn, "AWS::Lambda::Function").items():
+        env = function["Properties"]["Environment"]["Variables"]
+        assert env["NUMBRIDGE_RATE_PER_SECOND"] == {"Ref": "PlayerRatePerSecond"}, function_id
+        assert env["NUMBRIDGE_RATE_BURST"] == {"Ref": "PlayerRateBurst"}, function_id
+    # The moves carry most of the traffic; a connect or an unknown frame least of it.
+    place, rooms = settings["place"]["ThrottlingRateLimit"], settings["rooms"][
+        "ThrottlingRateLimit"]
+    assert place > settings["sync"]["ThrottlingRateLimit"] > rooms > settings["$connect"][
+        "ThrottlingRateLimit"]
+    assert settings["accept"]["ThrottlingRateLimit"] < rooms
 
 
 def test_the_access_log_is_json_without_the_query_string(raw: dict[str, Any]) -> None:
@@ -514,10 +575,61 @@ def test_the_sweeps_failures_go_to_a_queue_only_lambda_sends_to(cfn: dict[str, A
     assert properties["FunctionName"] == {"Ref": "TimeoutFunction"}
     destination = properties["DestinationConfig"]["OnFailure"]["Destination"]
     assert destination == {"Fn::GetAtt": ["SweepFailureQueue", "Arn"]}
-    (statement,) = [s for s in statements(cfn, "TimeoutFunction") if s["Sid"] == "AsyncFailures"]
+    (statement,) = [s for s in statements(cfn, "TimeoutFunction", SERVICE_POLICY)
+                    if s["Sid"] == "AsyncFailures"]
     assert actions(statement) == ["sqs:SendMessage"] and statement["Resource"] == destination
+    assert "SweepFailureQueue" not in json.dumps(statements(cfn, "TimeoutFunction"))
     for function_id in FUNCTIONS - {"TimeoutFunction"}:
-        assert "SweepFailureQueue" not in json.dumps(statements(cfn, function_id))
+        assert "SweepFailureQueue" not in json.dumps(role_of(cfn, function_id))
+
+
+# AWS's managed policies that SAM attaches to a role it writes: each grants on "*".
+BROAD = ("AWSLambdaBasicExecutionRole", "AWSXrayWriteOnlyAccess",
+         "AWSLambdaSQSQueueExecutionRole", "AWSXRayDaemonWriteAccess")
+
+
+def test_no_function_role_holds_a_broad_managed_policy(cfn: dict[str, Any]) -> None:
+    """Each function's role is the template's own: AWS's policies for logs, X-Ray and
+    the SQS poller (every resource) are replaced by statements on the function's log
+    group and queue, and X-Ray's only when tracing is on."""
+    tracing_only = {"Fn::If": ["TracingEnabled", [{"Ref": "TracingPolicy"}],
+                               {"Ref": "AWS::NoValue"}]}
+    for function_id in FUNCTIONS:
+        role = role_of(cfn, function_id)
+        assert role["ManagedPolicyArns"] == tracing_only, function_id
+        assert {p["PolicyName"] for p in role["Policies"]} <= {"Code", SERVICE_POLICY}
+    assert not any(b in json.dumps(cfn) for b in BROAD)
+    policy = cfn["Resources"]["TracingPolicy"]
+    assert policy["Condition"] == "TracingEnabled"
+    (xray,) = as_list(policy["Properties"]["PolicyDocument"]["Statement"])
+    # X-Ray's actions accept no resource but "*": the one "*" of the functions' roles.
+    assert xray["Resource"] == "*" and all(a.startswith("xray:Put") or a.startswith(
+        "xray:GetSampling") for a in actions(xray))
+
+
+def test_what_lambda_does_with_a_role_is_scoped_to_the_functions_own(
+        cfn: dict[str, Any]) -> None:
+    """Logs: its own group, streams and events only (the group exists: no
+    CreateLogGroup). The queue poller: receive, delete and attributes on the queue its
+    event source reads. Nothing else but the sweep's failure queue."""
+    polled = {m["Properties"]["FunctionName"]["Ref"]: m["Properties"]["EventSourceArn"]
+              for m in of_type(cfn, "AWS::Lambda::EventSourceMapping").values()}
+    assert set(polled) == {"TimeoutFunction", "BotFunction"}
+    for function_id in FUNCTIONS:
+        service = {s["Sid"]: s for s in statements(cfn, function_id, SERVICE_POLICY)}
+        logs = service.pop("Logs")
+        assert actions(logs) == ["logs:CreateLogStream", "logs:PutLogEvents"]
+        assert logs["Resource"] == {"Fn::GetAtt": [log_group_of(cfn, function_id), "Arn"]}
+        if function_id in polled:
+            poll = service.pop("PollQueue")
+            assert sorted(actions(poll)) == [
+                "sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:ReceiveMessage"]
+            assert poll["Resource"] == polled[function_id]
+        if function_id == "TimeoutFunction":
+            service.pop("AsyncFailures")
+        assert service == {}, function_id
+        for statement in statements(cfn, function_id, SERVICE_POLICY):
+            assert statement["Effect"] == "Allow" and "*" not in json.dumps(statement)
 
 
 def test_the_clocks_and_bots_have_concurrency_of_their_own(raw: dict[str, Any]) -> None:
@@ -573,7 +685,8 @@ def emitted_metrics() -> set[str]:
 
 
 def test_the_code_emits_the_metrics_that_are_read() -> None:
-    assert {"Moves", "AckLatency", "TimerLag", "ColdStart", "DealLatency"} <= emitted_metrics()
+    assert {"Moves", "AckLatency", "TimerLag", "ColdStart", "DealLatency", "Connects",
+            "Disconnects"} <= emitted_metrics()
 
 
 def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any]) -> None:
@@ -594,11 +707,30 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
         for metric in ("Errors", "Throttles"):
             assert ("AWS/Lambda", metric, json.dumps({"Ref": function_id})) in watched
     lag = alarms["TimerLagAlarm"]
-    assert (lag["ExtendedStatistic"], lag["MetricName"]) == ("p99", "TimerLag")
+    # "p99 over 5 s": TimerLag is in milliseconds at high resolution
+    # (test_metrics_emitted), so a period of 30 s is allowed; 2 of 3 of them.
+    assert {k: lag[k] for k in ("MetricName", "ExtendedStatistic", "Period",
+                                "EvaluationPeriods", "DatapointsToAlarm", "Threshold",
+                                "ComparisonOperator", "TreatMissingData")} == {
+        "MetricName": "TimerLag", "ExtendedStatistic": "p99", "Period": 30,
+        "EvaluationPeriods": 3, "DatapointsToAlarm": 2, "Threshold": 5000,
+        "ComparisonOperator": "GreaterThanThreshold", "TreatMissingData": "notBreaching"}
+    assert "Statistic" not in lag
     assert {m for n, m, _ in watched if n == "AWS/ApiGateway"} == {
         "ExecutionError", "IntegrationError"}
     assert {m for n, m, _ in watched if n == "AWS/DynamoDB"} == {
         "ReadThrottleEvents", "WriteThrottleEvents"}
+    # Every index of the table is watched apart from it: its throttles are its own.
+    indexes = [i["IndexName"] for i in
+               raw["Resources"]["GameTable"]["Properties"]["GlobalSecondaryIndexes"]]
+    assert indexes == ["gsi1"]
+    for index in indexes:
+        for metric in ("ReadThrottleEvents", "WriteThrottleEvents"):
+            [alarm] = [a for a in alarms.values() if a["MetricName"] == metric
+                       and {"Name": "GlobalSecondaryIndexName", "Value": index}
+                       in a["Dimensions"]]
+            assert {"Name": "TableName", "Value": {"Ref": "GameTable"}} in alarm["Dimensions"]
+            assert (alarm["Statistic"], alarm["Threshold"]) == ("Sum", 0)
     subscription = raw["Resources"]["AlarmSubscription"]
     assert subscription["Condition"] == "AlarmEmailGiven"
     assert subscription["Properties"]["Endpoint"] == {"Ref": "AlarmEmail"}
@@ -607,14 +739,25 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
 def test_the_dashboard_shows_what_the_code_emits(raw: dict[str, Any]) -> None:
     body = json.loads(raw["Resources"]["Dashboard"]["Properties"]["DashboardBody"]["Fn::Sub"])
     ours: set[str] = set()
-    titles = []
+    widgets = {}
     for widget in body["widgets"]:
-        titles.append(widget["properties"]["title"])
+        widgets[widget["properties"]["title"].split(":")[0]] = widget["properties"]
         for metric in widget["properties"]["metrics"]:
             if isinstance(metric[0], dict):
                 ours.update(re.findall(r'MetricName="(\w+)"', metric[0]["expression"]))
             elif metric[0] == "Numbridge":
                 ours.add(metric[1])
-    assert ours == {"Moves", "AckLatency", "ColdStart", "TimerLag"}
+    assert ours == {"Moves", "AckLatency", "ColdStart", "TimerLag", "Connects", "Disconnects"}
     assert ours <= emitted_metrics()
-    assert len(titles) == 6
+    assert len(widgets) == 6
+    # Actions a minute: every frame handled (one AckLatency value each), not only moves.
+    actions = widgets["Actions a minute"]["metrics"]
+    assert actions[0][:4] == ["Numbridge", "AckLatency", "service", "numbridge"]
+    assert actions[0][4]["stat"] == "SampleCount"
+    # Connections: those opened less those closed, summed over the window.
+    connections = widgets["Connections"]["metrics"]
+    ids = {m[4]["id"]: m[1] for m in connections if not isinstance(m[0], dict)}
+    assert ids == {"opened": "Connects", "closed": "Disconnects"}
+    [expression] = [m[0]["expression"] for m in connections if isinstance(m[0], dict)]
+    assert expression == "RUNNING_SUM(FILL(opened, 0) - FILL(closed, 0))"
+    assert widgets["Timer lag p99 (ms)"]["period"] == 30  # the alarm's

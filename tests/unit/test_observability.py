@@ -165,3 +165,26 @@ def test_sampling_and_event_logging_follow_powertools_variables() -> None:
     lines = [json.loads(line) for line in out.splitlines()]
     assert [line["message"] for line in lines] == [{"n": 0}, "looked", {"n": 1}, "looked"]
     assert {line["sampling_rate"] for line in lines} == {"1"}
+
+
+def test_the_stacks_default_sample_rate_logs_no_debug() -> None:
+    """LogSampleRate's default, as Lambda hands it over (a string): no DEBUG line at
+    level INFO, in any of many invocations."""
+    from numbridge.sam_template import load_template
+
+    default = load_template(ROOT / "template.yaml")["Parameters"]["LogSampleRate"]["Default"]
+    code = (
+        "from numbridge.local.lambda_context import LambdaContext\n"
+        "from numbridge.service.handlers.entry import lambda_entry\n"
+        "from numbridge.service.observability import logger\n"
+        "handler = lambda_entry()(lambda event, context: logger.debug('looked'))\n"
+        "for n in range(50): handler({'n': n}, LambdaContext('numbridge-bot'))\n"
+        "logger.info('done')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "layers" / "numbridge"),
+           "POWERTOOLS_LOG_LEVEL": "INFO", "POWERTOOLS_LOGGER_SAMPLE_RATE": str(default),
+           "POWERTOOLS_METRICS_DISABLED": "true"}
+    env.pop("POWERTOOLS_LOGGER_LOG_EVENT", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert [json.loads(line)["message"] for line in out.splitlines()] == ["done"]

@@ -19,8 +19,9 @@ def register(subparsers: Any) -> None:
     club = subparsers.add_parser(
         "club", help="move a club between stores: export it to a file, import one",
         description="Export a whole club (games with their events and records, ratings and "
-        "games lists, open proposals, recent request receipts) to one JSON-lines file, or "
-        "import such a file. The file holds every game's solution and hands: it is written "
+        "games lists, open proposals, recent request receipts, accounts) to one JSON-lines "
+        "file, or import such a file. The file holds every game's solution and hands and the "
+        "accounts' password hashes: it is written "
         "readable by its owner only (mode 0600); keep it so.")
     sub = club.add_subparsers(dest="club_command", required=True)
     export = sub.add_parser("export", help="write the club to a file",

@@ -4,7 +4,8 @@ An import reads the file three times and writes only in the last pass: first
 every line is checked (a file it cannot read whole is refused); then each
 record's items are compared with what the store holds — an item already there
 and equal is skipped, one there and different is a conflict and the import is
-refused, still with nothing written; then the missing items are put, each only
+refused, still with nothing written (as is a file two of whose records would put the
+same item); then the missing items are put, each only
 where no item is. So a second import of the same file writes nothing, and an
 import cut short (a lost connection) is finished by running it again.
 """
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from numbridge.clubfile.files import ClubFile, write_file
+from numbridge.clubfile.files import ClubFile, ClubFileError, write_file
 from numbridge.clubfile.lines import Header, Line
 from numbridge.clubfile.sections import SECTIONS, Section
 from numbridge.store.port import (
@@ -86,9 +87,11 @@ def import_club(store: Store, path: Path, *, sections: Sequence[Section] = SECTI
     count = 0
     missing = {s.kind: 0 for s in sections}
     present = {s.kind: 0 for s in sections}
+    keys_seen: set[tuple[str, str]] = set()
     for batch in _batches(progress(club.records(), "comparing", total)):
         held = _held(store, batch)
         for kind, writes in batch:
+            _once_each(writes, keys_seen, kind)
             absent, differ, same = _compare(held, writes)
             missing[kind] += len(absent)
             present[kind] += same
@@ -115,6 +118,16 @@ def import_club(store: Store, path: Path, *, sections: Sequence[Section] = SECTI
             written[kind] += len(absent)
             present[kind] += same
     return Imported(written, present)
+
+
+def _once_each(writes: Sequence[Put], seen: set[tuple[str, str]], kind: str) -> None:
+    """Refuse a file two of whose records put the same item (two accounts whose names
+    fold alike, a game twice): the second put would fail half-way through the writes."""
+    for write in writes:
+        if write.key in seen:
+            raise ClubFileError(f"two records put the item {write.key} (the second a "
+                                f"{kind}): a damaged or hand-made file")
+        seen.add(write.key)
 
 
 def _batches(records: Iterable[tuple[Section, Line]]) -> Iterator[list[tuple[str, list[Put]]]]:

@@ -24,10 +24,12 @@ from numbridge import rules
 from numbridge.club.proposals import ProposalDoc
 from numbridge.club.ratings import Rating, is_provisional
 from numbridge.clubfile.lines import Line, Part
+from numbridge.names import check_player_name
 from numbridge.protocol.models import proposal_model, validate_frame
 from numbridge.rules.seats import Seat, Variant
 from numbridge.service.usecases.finish import in_progress_writes
 from numbridge.store import keys
+from numbridge.store.accounts import Account
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.games import Games, StoredEvent
 from numbridge.store.port import Absent, ListingStore, Put, Write
@@ -304,8 +306,71 @@ class ReceiptsSection:
             line.player, line.id, Receipt(line.digest, line.replies, line.created_ms))])
 
 
-# The sections, in the order a file holds them. A new kind of record (accounts) is one
-# more Section here; a file from a newer version with a section this one does not know
-# is refused whole.
+# ---------------------------------------------------------------- accounts
+
+
+class AccountLine(Line):
+    """A player's record (``store.accounts``): the name as first registered, the token
+    generation (tokens of an earlier one stay revoked after the move), whether it is
+    disabled, and the local password's hash or the Cognito pool's ``sub``."""
+
+    kind: Literal["account"] = "account"
+    name: str
+    created_ms: int = Field(ge=0)
+    generation: int = Field(ge=0)
+    disabled: bool
+    password_hash: str | None
+    sub: str | None = Field(min_length=1)
+
+    @field_validator("name")
+    @classmethod
+    def _a_player_name(cls, name: str) -> str:
+        return check_player_name(name)  # the rule every way of signing in applies
+
+    @field_validator("password_hash")
+    @classmethod
+    def _an_argon2_hash(cls, password_hash: str | None) -> str | None:
+        if password_hash is not None:
+            # Imported here: argon2 is the local server's, not the Lambda layer's.
+            from argon2 import extract_parameters
+            from argon2.exceptions import InvalidHashError
+
+            try:
+                extract_parameters(password_hash)
+            except InvalidHashError:
+                raise ValueError("a password hash that is no Argon2 hash (damaged?): "
+                                 "nobody could sign in with it") from None
+        return password_hash
+
+    def account(self) -> Account:
+        return Account(name=self.name, created_ms=self.created_ms,
+                       generation=self.generation, disabled=self.disabled,
+                       password_hash=self.password_hash, sub=self.sub)
+
+
+class AccountsSection:
+    kind = "account"
+    model: type[Line] = AccountLine
+
+    def export(self, store: ListingStore, partitions: Sequence[str],
+               now_ms: int) -> Iterator[Line]:
+        for pk in partitions:
+            if not pk.startswith(keys.account("")):
+                continue
+            item = store.get(pk, keys.ACCOUNT)
+            if item is None:
+                continue
+            a = Account.of(item)
+            yield AccountLine(name=a.name, created_ms=a.created_ms, generation=a.generation,
+                              disabled=a.disabled, password_hash=a.password_hash, sub=a.sub)
+
+    def writes(self, line: Line) -> list[Put]:
+        assert isinstance(line, AccountLine)
+        return as_new([Put(line.account().item())])
+
+
+# The sections, in the order a file holds them. A new kind of record is one more
+# Section here; a file from a newer version with a section this one does not know is
+# refused whole (and a file from before a section, without it, is read as it was).
 SECTIONS: tuple[Section, ...] = (GamesSection(), PlayersSection(), ProposalsSection(),
-                                 ReceiptsSection())
+                                 ReceiptsSection(), AccountsSection())

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from numbridge.auth import AuthUnavailable, Identity, InvalidToken, verify_identity
 from numbridge.caps import TooManyConnections
 from numbridge.cognito import check_cognito_name
-from numbridge.service.observability import logger
+from numbridge.service.observability import count, logger
 from numbridge.service.usecases.presence import announce
 from numbridge.store.accounts import NotThisPoolUser
 
@@ -53,6 +53,7 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
         return full
     logger.append_keys(player=player)
     logger.info("connected", extra={"connection": connection_id})
+    count("Connects")  # with Disconnects: the dashboard's connections
     _announce_if(svc, player, True, lambda: svc.connections.of_player(player) == [connection_id])
     return {"statusCode": 200}
 
@@ -133,7 +134,8 @@ def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     player = svc.connections.remove(_connection_id(event))
     code = (event.get("requestContext") or {}).get("disconnectStatusCode")
     logger.info("disconnected", extra={"player": player, "code": code})
-    if player is not None:
+    if player is not None:  # a connection that was bound (Connects counted it)
+        count("Disconnects")
         _announce_if(svc, player, False, lambda: not svc.connections.of_player(player))
     return {"statusCode": 200}
 
