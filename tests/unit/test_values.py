@@ -42,12 +42,28 @@ def test_equality_and_hashing_are_the_dataclasses(a: int, b: int, c: int, d: int
     ours, std = (Cell(a, b, n1), Cell(c, d, n2)), (StdCell(a, b, n1), StdCell(c, d, n2))
     assert (ours[0] == ours[1]) == (std[0] == std[1])
     assert (hash(ours[0]) == hash(Cell(a, b))) and hash(std[0]) == hash(StdCell(a, b))
+    assert hash(ours[0]) == hash(std[0])  # the same values: sets iterate in the same order
     assert repr(ours[0]).removeprefix("Cell") == repr(std[0]).removeprefix("StdCell")
 
 
 def test_another_class_with_the_same_fields_is_not_equal() -> None:
     assert Cell(1, 2) != Other(1, 2) and Cell(1, 2) != (1, 2)
     assert len({Cell(1, 2), Cell(1, 2, "note"), Cell(2, 1)}) == 2
+
+
+@frozen
+class Empty:
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class StdEmpty:
+    pass
+
+
+def test_a_class_without_fields_is_equal_to_itself_and_hashed_as_the_dataclass() -> None:
+    assert Empty() == Empty() and hash(Empty()) == hash(StdEmpty())
+    assert hash(Point(1.5)) == hash(StdPoint(1.5))
 
 
 def test_it_is_frozen_and_a_dataclass() -> None:

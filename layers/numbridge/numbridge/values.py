@@ -7,9 +7,10 @@ functions add to a cold start (docs/aws.md). ``@frozen`` lets ``dataclasses``
 write ``__init__`` only, and gives ``__eq__``, ``__hash__``, ``__repr__``,
 ``__setattr__`` and ``__delattr__`` as shared functions that behave as the
 generated ones: equal only to an instance of the same class with equal fields
-(those with ``compare=True``, in order), hashed by those fields, shown as
-``Name(field=value, ...)``, and no field assigned again or deleted once
-``__init__`` has set it (``FrozenInstanceError``).
+(those with ``compare=True``, in order, read at once by an ``attrgetter``),
+hashed by those fields (the same hash as the dataclass), shown as
+``Name(field=value, ...)``, no field assigned again or deleted once ``__init__``
+has set it and no attribute added that is not a field (``FrozenInstanceError``).
 
 Not for classes made by the thousand in a hot loop (the bot's search keeps
 ``dataclass``): the shared ``__setattr__`` is a Python call per field.
@@ -19,13 +20,14 @@ Standard library only: the pure rules use it too.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T", bound=type)
 
-_COMPARED = "__value_compared__"
+_KEY = "__value_key__"
 _SHOWN = "__value_shown__"
 _FIELDS = "__value_fields__"
 # Python 3.13's dataclasses compare field by field (an instance is still equal to
@@ -33,18 +35,28 @@ _FIELDS = "__value_fields__"
 _FIELD_BY_FIELD = sys.version_info >= (3, 13)
 
 
+def _key_of(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The tuple of the compared fields, read in C where there are several."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    if names:
+        get = operator.attrgetter(names[0])
+        return lambda self: (get(self),)
+    return lambda self: ()
+
+
 def _eq(self: Any, other: Any) -> Any:
     if other.__class__ is not self.__class__:
         return NotImplemented
-    names = getattr(self, _COMPARED)
+    key = self.__value_key__
     if _FIELD_BY_FIELD:
-        return self is other or all(getattr(self, n) == getattr(other, n) for n in names)
+        return self is other or all(map(operator.eq, key(self), key(other)))
     # Tuples compare items by identity first: a NaN field equals itself.
-    return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+    return key(self) == key(other)
 
 
 def _hash(self: Any) -> int:
-    return hash(tuple(getattr(self, n) for n in getattr(self, _COMPARED)))
+    return hash(self.__value_key__(self))
 
 
 def _repr(self: Any) -> str:
@@ -55,9 +67,10 @@ def _repr(self: Any) -> str:
 def _setattr(self: Any, name: str, value: Any) -> None:
     # __init__ sets each field once; after that nothing may change, and nothing
     # that is not a field may be added.
-    if name in self.__dict__ or name not in getattr(self, _FIELDS):
+    values = self.__dict__
+    if name in values or name not in self.__value_fields__:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-    object.__setattr__(self, name, value)
+    values[name] = value
 
 
 def _delattr(self: Any, name: str) -> None:
@@ -67,7 +80,7 @@ def _delattr(self: Any, name: str) -> None:
 def _make(cls: T, kw_only: bool) -> T:
     made = dataclasses.dataclass(cls, eq=False, repr=False, kw_only=kw_only)
     fields = dataclasses.fields(made)
-    setattr(made, _COMPARED, tuple(f.name for f in fields if f.compare))
+    setattr(made, _KEY, staticmethod(_key_of(tuple(f.name for f in fields if f.compare))))
     setattr(made, _SHOWN, tuple(f.name for f in fields if f.repr))
     setattr(made, _FIELDS, frozenset(f.name for f in fields))
     made.__eq__ = _eq  # type: ignore[assignment]
