@@ -1,6 +1,6 @@
 """Frames for fuzzing the message handler, and the checks every answer must pass.
 
-Strategies: each client request (``numbridge.protocol.requests.KINDS``) as its
+Strategies: each client request (``numbridge.protocol.requests.REQUEST_KINDS``) as its
 JSON Schema turned into values, aimed at a live game (its id, cells on and off
 the board, digits held and not), and raw mutations of those frames —
 truncation, byte flips, deep nesting, type swaps, huge numbers, NaN,
@@ -28,7 +28,7 @@ from harness import Conn, LambdaContext, World, function, load_event
 from hypothesis import strategies as st
 from numbridge.protocol import FrameRefused
 from numbridge.protocol.models import validate_frame
-from numbridge.protocol.requests import KINDS
+from numbridge.protocol.requests import REQUEST_KINDS
 from numbridge.protocol.shapes import object_schema
 from numbridge.protocol.wire import MAX_FRAME_BYTES, load_object
 from numbridge.service.dispatch import MessageHandler
@@ -113,7 +113,7 @@ def aimed(name: str, schema: dict[str, Any], targets: Targets) -> st.SearchStrat
 def model_frames(targets: Targets) -> st.SearchStrategy[dict[str, Json]]:
     """Well-formed frames of every action (and some with optional fields left out)."""
     choices = []
-    for name, kind in KINDS.items():
+    for name, kind in REQUEST_KINDS.items():
         schema = object_schema(kind.shapes, {"action": {"const": name, "type": "string"}})
         required = set(schema.get("required", []))
         props = schema["properties"]

@@ -26,7 +26,7 @@ from iam import (
     transformed,
 )
 from numbridge import sam_template as template_tables
-from numbridge.protocol.requests import KINDS
+from numbridge.protocol.requests import REQUEST_KINDS
 
 _spec = importlib.util.spec_from_file_location("template_routes", ROOT / "tools" / "routes.py")
 assert _spec is not None and _spec.loader is not None
@@ -188,7 +188,7 @@ def test_every_route_reaches_a_function_api_gateway_may_invoke(cfn: dict[str, An
 def test_routes_are_the_declared_ones() -> None:
     """Each action goes to the function its declaration names; the rest is fixed."""
     expected = {"$connect": "connect", "$disconnect": "disconnect", "$default": "lobby",
-                **{name: kind.request.function for name, kind in KINDS.items()}}
+                **{name: kind.request.function for name, kind in REQUEST_KINDS.items()}}
     assert template_tables.routes(TEMPLATE) == expected
     assert expected["accept"] == "deal" and expected["place"] == "move"
 
@@ -200,7 +200,7 @@ def test_the_generated_routes_are_current() -> None:
 
 def test_every_protocol_action_has_its_own_route() -> None:
     routes = template_tables.routes(TEMPLATE)
-    assert set(KINDS) <= set(routes)
+    assert set(REQUEST_KINDS) <= set(routes)
 
 
 def test_routes_follow_long_form_intrinsics_and_the_env_override(

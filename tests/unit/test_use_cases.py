@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from numbridge.protocol.requests import KINDS
+from numbridge.protocol.requests import REQUEST_KINDS
 from numbridge.service.dispatch import USE_CASES, use_case
 
 
 def test_every_declared_request_is_served_and_nothing_else() -> None:
-    assert set(USE_CASES) == {kind.request for kind in KINDS.values()}
+    assert set(USE_CASES) == {kind.request for kind in REQUEST_KINDS.values()}
 
 
 def test_every_use_case_resolves_to_a_function() -> None:

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from numbridge.protocol.asyncapi import document, render
-from numbridge.protocol.requests import KINDS
+from numbridge.protocol.requests import REQUEST_KINDS
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "asyncapi.json"
 
@@ -18,7 +18,7 @@ def test_checked_in_asyncapi_document_is_current() -> None:
 def test_every_action_and_answer_is_documented_with_a_resolvable_schema() -> None:
     doc = document()
     messages = doc["components"]["messages"]
-    assert set(messages) >= set(KINDS)
+    assert set(messages) >= set(REQUEST_KINDS)
     for name in ("server.Ack", "server.Error", "server.State", "server.Hidden"):
         assert name in messages
     text = json.dumps(doc)

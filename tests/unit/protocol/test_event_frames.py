@@ -15,7 +15,7 @@ from numbridge.protocol import render
 from numbridge.protocol.models import EVENT_TYPES, validate_frame
 from numbridge.rules.counts import BlockCounts, SeatClocks, SeatCounts
 from numbridge.rules.events import (
-    KINDS,
+    EVENT_KINDS,
     Adjourned,
     AdjournLapsed,
     AdjournOffered,
@@ -42,7 +42,7 @@ from numbridge.rules.state import Result
 from pydantic import ValidationError
 
 FIXTURES = Path(__file__).resolve().parents[3] / "web" / "test" / "fixtures"
-BY_KIND = {kind.kind: kind for kind in KINDS}
+BY_KIND = {kind.kind: kind for kind in EVENT_KINDS}
 
 # Frames as the server sent them before events were typed, and the value each is now.
 GOLDEN: list[tuple[dict[str, Any], EventBody]] = [
@@ -119,9 +119,9 @@ def typed(frame: dict[str, Any]) -> Event:
 
 
 def test_every_kind_has_a_schema_a_rendering_and_a_golden() -> None:
-    assert len(BY_KIND) == len(KINDS), "two kinds share a name"
+    assert len(BY_KIND) == len(EVENT_KINDS), "two kinds share a name"
     assert set(EVENT_TYPES) == set(BY_KIND)
-    assert {type(body) for _, body in GOLDEN} == set(KINDS)
+    assert {type(body) for _, body in GOLDEN} == set(EVENT_KINDS)
     for frame, body in GOLDEN:
         rendered = render.event_frame("g", Event(frame["v"], body))
         assert rendered == frame

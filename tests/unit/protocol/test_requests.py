@@ -58,7 +58,7 @@ def test_good_frames_parse_to_their_models() -> None:
 
 def test_every_game_action_of_the_rules_is_a_request() -> None:
     for kind in rules.actions.ACTION_TYPES:
-        assert req.KINDS[kind.name].game_action is kind
+        assert req.REQUEST_KINDS[kind.name].game_action is kind
 
 
 def test_the_frame_id_is_kept_only_when_it_is_valid() -> None:

@@ -9,7 +9,7 @@ import time
 
 import pytest
 from numbridge.protocol import FrameRefused, read_request
-from numbridge.protocol.requests import KINDS, GameAction
+from numbridge.protocol.requests import REQUEST_KINDS, GameAction
 from numbridge.protocol.shapes import fields_of
 from numbridge.protocol.wire import MAX_DEPTH, MAX_FRAME_BYTES, load_object, too_deep
 from numbridge.rules import Place
@@ -145,7 +145,7 @@ def test_unknown_fields_are_refused_by_name() -> None:
 
 def test_every_field_refuses_every_wrong_type() -> None:
     wrong: list[object] = [None, True, 1, 1.5, "s", [], {}, [1], ["a", "b"], [1, 2, 3]]
-    for name, kind in KINDS.items():
+    for name, kind in REQUEST_KINDS.items():
         fields = {f.name for shape in kind.shapes for f in fields_of(shape)}
         for field in fields:
             for value in wrong:

@@ -14,7 +14,7 @@ from pydantic.json_schema import models_json_schema
 
 from numbridge.protocol import models
 from numbridge.protocol.models import JsonSchema
-from numbridge.protocol.requests import KINDS
+from numbridge.protocol.requests import REQUEST_KINDS
 from numbridge.protocol.shapes import object_schema, summary
 
 REF = "#/components/schemas/{model}"
@@ -27,7 +27,7 @@ def document() -> dict[str, Any]:
                                 schema_generator=JsonSchema)
     schemas: dict[str, Any] = dict(top["$defs"])
     messages: dict[str, Any] = {}
-    for name, kind in sorted(KINDS.items()):
+    for name, kind in sorted(REQUEST_KINDS.items()):
         said = summary(kind.game_action or kind.request) or name
         schema_name = f"request.{name}"
         schemas[schema_name] = object_schema(

@@ -16,10 +16,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from numbridge.protocol.answers import Events
-from numbridge.rules.events import KINDS
+from numbridge.rules.events import EVENT_KINDS
 
 MAX_EVENTS_FRAME_BYTES = 32 * 1024
-GAME_EVENT_TYPES = frozenset({kind.kind for kind in KINDS} | {"hidden"})
+GAME_EVENT_TYPES = frozenset({kind.kind for kind in EVENT_KINDS} | {"hidden"})
 # {"type":"events","game":"…","events":[…]} around the events, and a comma between two
 _FRAME_OVERHEAD = len('{"type":"events","game":"","events":[]}')
 

@@ -29,7 +29,7 @@ from numbridge.club import proposals, rooms
 from numbridge.protocol import answers
 from numbridge.protocol.errors import ErrorCode
 from numbridge.rules import seats, state, view_types
-from numbridge.rules.events import KINDS, EventBody
+from numbridge.rules.events import EVENT_KINDS, EventBody
 
 STRICT = ConfigDict(extra="forbid", use_attribute_docstrings=True, defer_build=True)
 
@@ -197,7 +197,7 @@ def event_model(body: type[EventBody]) -> type[EventFrame]:
                         __module__=__name__, **declared)
 
 
-EVENTS: tuple[type[EventFrame], ...] = tuple(event_model(kind) for kind in KINDS)
+EVENTS: tuple[type[EventFrame], ...] = tuple(event_model(kind) for kind in EVENT_KINDS)
 
 
 def _game_events() -> Any:
@@ -212,7 +212,7 @@ ANSWERS: tuple[type[Strict], ...] = tuple(answer_model(a) for a in answers.ANSWE
 HIDDEN: type[Strict] = answer_model(answers.Hidden)
 PUSHED: tuple[type[Strict], ...] = tuple(answer_model(a) for a in answers.PUSHED)
 EVENT_TYPES: dict[str, type[EventFrame]] = {
-    kind.kind: model for kind, model in zip(KINDS, EVENTS, strict=True)
+    kind.kind: model for kind, model in zip(EVENT_KINDS, EVENTS, strict=True)
 }
 _FIXED: tuple[type[answers.Answer], ...] = (*answers.ANSWERS, answers.Hidden, *answers.PUSHED)
 FIXED_TYPES: dict[str, type[Strict]] = {a.type: answer_model(a) for a in _FIXED}

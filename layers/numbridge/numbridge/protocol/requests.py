@@ -256,7 +256,7 @@ class Kind:
         return (GameRequest, self.game_action)
 
 
-KINDS: dict[str, Kind] = {
+REQUEST_KINDS: dict[str, Kind] = {
     **{name: Kind(name, r) for name, r in CLUB_REQUESTS.items()},
     **{a.name: Kind(a.name, GameAction, a) for a in game.ACTION_TYPES},
 }
@@ -272,7 +272,7 @@ def read_request(body: object) -> Request:
     name = frame.get("action")
     if not isinstance(name, str):
         raise FrameRefused("malformed", "the frame has no string 'action'", rid)
-    kind = KINDS.get(name)
+    kind = REQUEST_KINDS.get(name)
     if kind is None:
         raise FrameRefused("unknown_action", f"unknown action {name[:64]!r}", rid)
     try:

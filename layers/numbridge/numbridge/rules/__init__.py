@@ -11,7 +11,7 @@ Entry points: :func:`new_game`, :func:`apply`, :func:`advance`, :func:`legal`,
 
 Each call returns a :class:`Transition` with the new state and its events:
 typed values, one frozen dataclass per kind, each saying in its docstring what
-it means (:mod:`numbridge.rules.events`; ``KINDS`` lists them). What a player
+it means (:mod:`numbridge.rules.events`; ``EVENT_KINDS`` lists them). What a player
 may know of a game is the VIEW (:mod:`numbridge.rules.view_types`);
 ``player_view`` and ``spectator_view`` give it as JSON (:mod:`.plain`).
 

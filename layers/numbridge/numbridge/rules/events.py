@@ -228,7 +228,7 @@ class Finished(EventBody):
     result: Result
 
 
-KINDS: tuple[type[EventBody], ...] = (
+EVENT_KINDS: tuple[type[EventBody], ...] = (
     Placed, Mistake, Taken, Exchanged, Swapped, Timeout, Timeouts, Passed, Hand, Turn,
     DrawOffered, DrawDeclined, DrawLapsed, AdjournOffered, AdjournLapsed, Adjourned,
     ResumeRequested, Resumed, Finished,

@@ -56,7 +56,7 @@ _resolved: dict[type[req.Request], UseCase] = {}
 def load_use_cases(function: req.Function) -> None:
     """Import, at a Lambda function's init, the use cases of the requests routed to it
     (and only those: the deal's solver stays out of the move function)."""
-    for kind in req.KINDS.values():
+    for kind in req.REQUEST_KINDS.values():
         if kind.request.function == function:
             use_case(kind.request)
 
