@@ -47,16 +47,12 @@ THINK_S = {"bridge": 20.0, "blitz": 10.0, "domains": 15.0}
 def memory_mb() -> dict[str, int]:
     """Each function's memory as template.yaml gives it (billed per GB-s)."""
     from numbridge.local.functions import DEFAULT_MEMORY_MB
-    from numbridge.sam_template import function_dirs, load_template
+    from numbridge.sam_template import function_dirs, function_settings
 
-    template = load_template()
-    default = ((template.get("Globals") or {}).get("Function") or {}).get(
-        "MemorySize", DEFAULT_MEMORY_MB)
-    return {
-        code_uri.rstrip("/").rsplit("/", 1)[-1]: int(
-            (template["Resources"][logical_id].get("Properties") or {}).get("MemorySize", default))
-        for logical_id, code_uri in function_dirs().items()
-    }
+    settings = function_settings()
+    return {uri.rstrip("/").rsplit("/", 1)[-1]:
+            int(settings[logical_id].get("MemorySize", DEFAULT_MEMORY_MB))
+            for logical_id, uri in function_dirs().items()}
 
 
 # Lambda's duration is modelled, not timed: on this shared 2-core machine the wall time of

@@ -251,6 +251,15 @@ def function_dirs(template_path: Path | str | None = None) -> dict[str, str]:
     return result
 
 
+def function_settings(template_path: Path | str | None = None) -> dict[str, dict[str, Any]]:
+    """Function logical id → its properties with ``Globals.Function``'s filled in
+    (``Timeout``, ``MemorySize``, …: what each function runs with)."""
+    template = load_template(template_path)
+    globals_ = (template.get("Globals") or {}).get("Function") or {}
+    return {logical_id: {**globals_, **_properties(resource)}
+            for logical_id, resource in _resources(template, _FUNCTION_TYPE).items()}
+
+
 _SUB_ARN = re.compile(r"\$\{([A-Za-z0-9]+)\.Arn\}")
 _SUB_REF = re.compile(r"\$\{([A-Za-z0-9]+)\}")
 

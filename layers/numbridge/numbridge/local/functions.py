@@ -65,14 +65,12 @@ def template_functions(root: Path) -> dict[str, Function]:
     from numbridge import sam_template
 
     path = root / "template.yaml"
-    template = sam_template.load_template(path)
-    globals_ = (template.get("Globals") or {}).get("Function") or {}
+    settings = sam_template.function_settings(path)
     functions: dict[str, Function] = {}
     for logical_id, code_uri in sam_template.function_dirs(path).items():
         name = PurePosixPath(code_uri).name
-        properties = template["Resources"][logical_id].get("Properties") or {}
-        timeout = properties.get("Timeout", globals_.get("Timeout", DEFAULT_TIMEOUT_S))
-        memory = properties.get("MemorySize", globals_.get("MemorySize", DEFAULT_MEMORY_MB))
+        timeout = settings[logical_id].get("Timeout", DEFAULT_TIMEOUT_S)
+        memory = settings[logical_id].get("MemorySize", DEFAULT_MEMORY_MB)
         functions[name] = Function(name, load_handler(root, name), float(timeout), int(memory))
     return functions
 

@@ -8,9 +8,7 @@ change stands, and clients catch up by ``v`` (``sync``). A connection that asked
 for batched events gets each game's run of events as one ``events`` frame.
 
 Nothing is posted to a connection whose token has expired (its items keep the
-token's expiry): it is closed instead (``DeleteConnection``) and forgotten, so a
-hand never reaches a device after its sign-in ended, in AWS as locally (where the
-gateway closes such a socket at the instant of expiry already).
+token's expiry): it is closed instead (``service.expiry``).
 """
 
 from __future__ import annotations
@@ -21,46 +19,30 @@ from typing import Any
 
 from numbridge.protocol.batching import batched
 from numbridge.service.context import Services
+from numbridge.service.expiry import reachable
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
 from numbridge.store.watches import Receiver
 
 
 def deliver(svc: Services, outcome: Outcome) -> None:
+    now = svc.clock()
     frames_for: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
     batching: set[str] = set()
-    expired: set[str] = set()
-    now = svc.clock()
 
-    def add(receiver: Receiver, frames: list[dict[str, Any]]) -> None:
-        if receiver.expired(now):
-            expired.add(receiver.connection)
-            return
-        frames_for[receiver.connection] += frames
-        if receiver.batch:
-            batching.add(receiver.connection)
+    def add(receivers: list[Receiver], frames: list[dict[str, Any]]) -> None:
+        for receiver in reachable(svc, receivers, now):
+            frames_for[receiver.connection] += frames
+            if receiver.batch:
+                batching.add(receiver.connection)
 
     for player, frames in outcome.pushes:
-        for receiver in _whom(svc.connections.receivers, player):
-            add(receiver, frames)
+        add(_whom(svc.connections.receivers, player), frames)
     for game_id, frames in outcome.to_watchers:
-        for receiver in _whom(lambda game: svc.watches.receivers(game, now), game_id):
-            add(receiver, frames)
+        add(_whom(lambda game: svc.watches.receivers(game, now), game_id), frames)
     for connection_id in batching:
         frames_for[connection_id] = batched(frames_for[connection_id])
     svc.notifier.post_all(frames_for)
-    for connection_id in sorted(expired):
-        _close(svc, connection_id)
-
-
-def _close(svc: Services, connection_id: str) -> None:
-    """Close a connection whose token expired; a failure is logged (the next push or
-    request on it tries again, and nothing is posted to it meanwhile)."""
-    try:
-        svc.notifier.close(connection_id)
-        count("ExpiredConnectionsClosed")
-    except Exception:
-        logger.exception("expired connection not closed", extra={"connection": connection_id})
 
 
 def _whom(connections_of: Callable[[str], list[Receiver]], key: str) -> list[Receiver]:

@@ -34,7 +34,7 @@ from numbridge.store.port import (
     Store,
     Write,
 )
-from numbridge.store.watches import Receiver, Watches
+from numbridge.store.watches import Receiver, Watches, token_expired
 from numbridge.values import frozen
 
 CONNECTION_TTL_S = 3 * 3600  # API Gateway closes connections after 2 h
@@ -59,7 +59,7 @@ class Connection:
     token_expires_at: int | None = None
 
     def expired(self, now_ms: int) -> bool:
-        return self.token_expires_at is not None and now_ms >= self.token_expires_at * 1000
+        return token_expired(self.token_expires_at, now_ms)
 
 
 class Connections:

@@ -64,13 +64,19 @@ class Receiver:
     token_expires_at: int | None = None
 
     def expired(self, now_ms: int) -> bool:
-        return self.token_expires_at is not None and now_ms >= self.token_expires_at * 1000
+        return token_expired(self.token_expires_at, now_ms)
 
     @classmethod
     def of(cls, connection: str, item: Item) -> Receiver:
         expires = item.get("token_expires_at")
         return cls(connection, item.get("batch") is True,
                    None if expires is None else int(expires))
+
+
+def token_expired(token_expires_at: int | None, now_ms: int) -> bool:
+    """Whether a connection's token (expiry in epoch seconds; None: never recorded) is
+    past at ``now_ms``."""
+    return token_expires_at is not None and now_ms >= token_expires_at * 1000
 
 
 def _current(item: Item, now_ms: int) -> bool:

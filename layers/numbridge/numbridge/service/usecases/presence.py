@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from numbridge.service.expiry import reachable
 from numbridge.service.observability import logger
 from numbridge.store.live import LiveGames
 
@@ -34,12 +35,8 @@ def announce(svc: Services, player: str, is_online: bool) -> None:
             frames = [presence_frame(live.game, live.seat, is_online)]
             audience = [*svc.connections.receivers(live.opponent),
                         *svc.watches.receivers(live.game, now)]
-            current = [r.connection for r in audience if not r.expired(now)]
-            svc.notifier.post_all(dict.fromkeys(current, frames))
-            # as every push (service.delivery): a connection past its token is closed
-            for receiver in audience:
-                if receiver.expired(now):
-                    svc.notifier.close(receiver.connection)
+            current = reachable(svc, audience, now)
+            svc.notifier.post_all(dict.fromkeys((r.connection for r in current), frames))
     except Exception:
         logger.exception("presence not announced", extra={"player": player})
 
