@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,13 +26,12 @@ from numbridge.store.port import ListingStore, Put
 from numbridge.store.sqlite import SqliteStore
 from players import first_moves, play_out, start_game
 from testkit.accounts import PASSWORD, cheap_passwords
-from testkit.moto_server import client
+from testkit.moto_server import client, in_process
 
 _tables = iter(range(1000))
 
 
-@pytest.fixture
-def club(world: World, tmp_path: Path) -> Path:
+def build_club(world: World, path: Path) -> Path:
     """Three games (one whole, one resigned, one in play) and a proposal, exported."""
     ana, bob = world.join("ana"), world.join("bob")
     whole = start_game(world, "blitz", ana, bob, colour="blue")
@@ -52,8 +52,31 @@ def club(world: World, tmp_path: Path) -> Path:
     accounts.revoke("Cara")
     accounts.set_disabled("Cara", True)
     assert accounts.add(Account(name="Dan", created_ms=world.clock(), sub="sub-of-dan"))
-    path = tmp_path / "club.jsonl"
     export_club(listing(world.store), path, source="test", now_ms=world.clock())
+    return path
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The club played once per worker (on SQLite: the file is the same from either
+    store, and test_the_accounts_the_file_was_exported_from exports from each)."""
+    folder = tmp_path_factory.mktemp("club")
+    with in_process():
+        store = SqliteStore(folder / "club.db")
+        world = World(store, client("sqs"))
+        try:
+            return build_club(world, folder / "club.jsonl")
+        finally:
+            world.close()
+            store.close()
+
+
+@pytest.fixture
+def club(exported: Path, tmp_path: Path) -> Path:
+    """This test's copy of the club file (tests rewrite it)."""
+    path = tmp_path / "club.jsonl"
+    shutil.copyfile(exported, path)
+    path.chmod(0o600)
     return path
 
 
@@ -70,20 +93,33 @@ def listing(store: Any) -> ListingStore:
     return store
 
 
-@pytest.fixture
-def target(world: World, tmp_path: Path) -> Iterator[Any]:
-    """An empty store of the same adapter as the world's."""
-    if isinstance(world.store, SqliteStore):
-        store = SqliteStore(tmp_path / "target.db", synchronous="NORMAL")
-        yield store
-        store.close()
-    else:
+@pytest.fixture(params=["dynamodb", "sqlite"])
+def new_store(request: pytest.FixtureRequest, tmp_path: Path,
+              aws: None) -> Iterator[Callable[[], Any]]:
+    """Empty stores of one adapter, made on demand."""
+    made: list[SqliteStore] = []
+
+    def new() -> Any:
+        if request.param == "sqlite":
+            store = SqliteStore(tmp_path / f"store-{len(made)}.db", synchronous="NORMAL")
+            made.append(store)
+            return store
         from harness import create_tables
 
         dynamodb = client("dynamodb")
         name = f"target-{next(_tables)}"
         create_tables(dynamodb, {"GameTable": name})
-        yield DynamoStore(dynamodb, name)
+        return DynamoStore(dynamodb, name)
+
+    yield new
+    for store in made:
+        store.close()
+
+
+@pytest.fixture
+def target(new_store: Callable[[], Any]) -> Any:
+    """An empty store, of each adapter."""
+    return new_store()
 
 
 def dump(store: Any) -> dict[tuple[str, str], dict[str, Any]]:
@@ -215,10 +251,12 @@ def test_accounts_move_as_they_were_and_sign_in_as_before(club: Path, target: An
     assert accounts_in(target) == before
 
 
-def test_the_accounts_the_file_was_exported_from(world: World, club: Path,
-                                                 target: Any) -> None:
+def test_the_accounts_the_file_was_exported_from(world: World, tmp_path: Path) -> None:
+    club = build_club(world, tmp_path / "club.jsonl")
+    target = SqliteStore(tmp_path / "target.db")
     import_club(target, club)
     assert accounts_in(target) == accounts_in(world.store)
+    target.close()
 
 
 @pytest.mark.parametrize("meanwhile", ["revoked", "disabled", "signed up in capitals"])
@@ -338,12 +376,13 @@ class NotesSection:
         return as_new([Put({"pk": f"NOTE#{line.name}", "sk": "NOTE", "text": line.text})])
 
 
-def test_a_new_kind_of_record_is_one_more_section(world: World, target: Any,
+def test_a_new_kind_of_record_is_one_more_section(new_store: Callable[[], Any],
                                                    tmp_path: Path) -> None:
-    world.store.put({"pk": "NOTE#ana", "sk": "NOTE", "text": "plays blitz on Tuesdays"})
+    source, target = new_store(), new_store()
+    source.put({"pk": "NOTE#ana", "sk": "NOTE", "text": "plays blitz on Tuesdays"})
     sections = (*SECTIONS, NotesSection())
     path = tmp_path / "notes.jsonl"
-    counts = export_club(listing(world.store), path, source="test", now_ms=world.clock(),
+    counts = export_club(listing(source), path, source="test", now_ms=1_700_000_000_000,
                          sections=sections)
     assert counts["note"] == 1
     assert json.loads(path.read_text().splitlines()[0])["sections"][-1] == "note"

@@ -396,7 +396,9 @@ def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer
         page.wait_for_selector("#record:not([hidden]) #replay-slider")
         record = page.locator("#record")
         last = int(page.locator("#replay-slider").get_attribute("max"))
-        assert last >= moves * 2 - 1
+        rows = page.locator("#record table.moves tbody tr").all_inner_texts()
+        seats = " ".join(f"{r.split(chr(9))[1][0]}:{r.split(chr(9))[2]}" for r in rows)
+        assert last >= moves * 2 - 1, f"{moves} turns played; the record: {seats}; {result}"
         # It opens at the end: the final board, and the solution in the empty cells.
         assert record.get_attribute("data-end") == "1"
         assert [(c["digit"], c["owner"]) for c in board_now(fay)] == [

@@ -1,0 +1,98 @@
+"""A turn's transaction on moto as the club grows: moto's own rollback (a deep copy of
+the table per TransactWriteItems) against numbridge.local.moto_rollback (a copy of
+the items the transaction names). Both run in this process on moto's backend, as the
+tests and ``numbridge serve --store dynamodb`` (embedded moto) run it.
+
+Prints, per number of items already stored, the median and p90 of one
+TransactWriteItems (a conditional Update of a game's state and a Put of its event, as
+a move writes) and the ratio of the two.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+SIZES = (0, 1_000, 5_000, 20_000)
+ROUNDS = 60
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def fill(dynamodb: Any, table: str, n: int) -> None:
+    for start in range(0, n, 25):
+        dynamodb.batch_write_item(RequestItems={table: [
+            {"PutRequest": {"Item": {"pk": {"S": f"GAME#{k // 50}"}, "sk": {"S": f"EV#{k:09d}"},
+                                     "frame": {"S": "x" * 300}}}}
+            for k in range(start, min(n, start + 25))]})
+
+
+def turns(dynamodb: Any, table: str) -> list[float]:
+    timings = []
+    for v in range(ROUNDS):
+        started = time.perf_counter()
+        dynamodb.transact_write_items(TransactItems=[
+            {"Update": {"TableName": table, "Key": {"pk": {"S": "GAME#g"}, "sk": {"S": "STATE"}},
+                        "UpdateExpression": "SET v = :next",
+                        "ConditionExpression": "attribute_not_exists(v) OR v = :v",
+                        "ExpressionAttributeValues": {":v": {"N": str(v)},
+                                                      ":next": {"N": str(v + 1)}}}},
+            {"Put": {"TableName": table,
+                     "Item": {"pk": {"S": "GAME#g"}, "sk": {"S": f"EV#{v:09d}"}},
+                     "ConditionExpression": "attribute_not_exists(pk)"}},
+        ])
+        timings.append(time.perf_counter() - started)
+    return timings
+
+
+def measure(per_item: bool) -> dict[int, list[float]]:
+    import boto3
+    from moto import mock_aws
+    from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.models.table import Table
+    from numbridge.local import moto_rollback
+
+    moto_rollback.install()
+    if not per_item:  # moto as it comes
+        DynamoDBBackend.transact_write_items = moto_rollback._moto_transact  # type: ignore[method-assign]
+        del Table.__deepcopy__  # type: ignore[attr-defined]
+    results = {}
+    for size in SIZES:
+        with mock_aws():
+            dynamodb = boto3.client("dynamodb", region_name="us-east-1")
+            table = f"games-{size}"
+            dynamodb.create_table(
+                TableName=table, BillingMode="PAY_PER_REQUEST",
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                      {"AttributeName": "sk", "AttributeType": "S"}],
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                           {"AttributeName": "sk", "KeyType": "RANGE"}])
+            fill(dynamodb, table, size)
+            results[size] = turns(dynamodb, table)
+    moto_rollback.install()
+    return results
+
+
+def main() -> None:
+    import os
+
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
+    theirs, ours = measure(per_item=False), measure(per_item=True)
+    print(f"one TransactWriteItems (Update + Put), {ROUNDS} per size, ms")
+    print(f"{'items stored':>12} {'moto p50':>9} {'moto p90':>9} {'ours p50':>9} "
+          f"{'ours p90':>9} {'ratio p50':>9}")
+    for size in SIZES:
+        a = [t * 1000 for t in theirs[size]]
+        b = [t * 1000 for t in ours[size]]
+        ma, mb = statistics.median(a), statistics.median(b)
+        print(f"{size:>12} {ma:>9.2f} {percentile(a, 0.9):>9.2f} {mb:>9.2f} "
+              f"{percentile(b, 0.9):>9.2f} {mb / ma:>9.2f}")
+
+
+if __name__ == "__main__":
+    main()
