@@ -1,11 +1,12 @@
-"""A turn's transaction on moto as the club grows: moto's own rollback (a deep copy of
-the table per TransactWriteItems) against numbridge.local.moto_rollback (a copy of
-the items the transaction names). Both run in this process on moto's backend, as the
-tests and ``numbridge serve --store dynamodb`` (embedded moto) run it.
+"""A turn's requests on moto as the club grows: moto as it comes (a deep copy of the
+table per TransactWriteItems, a sort of the whole table per Query) against
+numbridge.local.moto_scaled (a copy of the items a transaction names, a query of its
+partition). Both run in this process on moto's backend, as the tests and
+``numbridge serve --store dynamodb`` (embedded moto) run it.
 
 Prints, per number of items already stored, the median and p90 of one
 TransactWriteItems (a conditional Update of a game's state and a Put of its event, as
-a move writes) and the ratio of the two.
+a move writes) and of one Query of a game's events, and the ratios.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ def fill(dynamodb: Any, table: str, n: int) -> None:
             for k in range(start, min(n, start + 25))]})
 
 
-def turns(dynamodb: Any, table: str) -> list[float]:
-    timings = []
+def turns(dynamodb: Any, table: str) -> tuple[list[float], list[float]]:
+    timings, queries = [], []
     for v in range(ROUNDS):
         started = time.perf_counter()
         dynamodb.transact_write_items(TransactItems=[
@@ -46,20 +47,19 @@ def turns(dynamodb: Any, table: str) -> list[float]:
                      "ConditionExpression": "attribute_not_exists(pk)"}},
         ])
         timings.append(time.perf_counter() - started)
-    return timings
+        started = time.perf_counter()
+        dynamodb.query(TableName=table, KeyConditionExpression="pk = :g",
+                       ExpressionAttributeValues={":g": {"S": "GAME#g"}})
+        queries.append(time.perf_counter() - started)
+    return timings, queries
 
 
-def measure(per_item: bool) -> dict[int, list[float]]:
+def measure(scaled: bool) -> dict[int, tuple[list[float], list[float]]]:
     import boto3
     from moto import mock_aws
-    from moto.dynamodb.models import DynamoDBBackend
-    from moto.dynamodb.models.table import Table
-    from numbridge.local import moto_rollback
+    from numbridge.local import moto_scaled
 
-    moto_rollback.install()
-    if not per_item:  # moto as it comes
-        DynamoDBBackend.transact_write_items = moto_rollback._moto_transact  # type: ignore[method-assign]
-        del Table.__deepcopy__  # type: ignore[attr-defined]
+    moto_scaled.install() if scaled else moto_scaled.uninstall()
     results = {}
     for size in SIZES:
         with mock_aws():
@@ -73,7 +73,6 @@ def measure(per_item: bool) -> dict[int, list[float]]:
                            {"AttributeName": "sk", "KeyType": "RANGE"}])
             fill(dynamodb, table, size)
             results[size] = turns(dynamodb, table)
-    moto_rollback.install()
     return results
 
 
@@ -82,16 +81,17 @@ def main() -> None:
 
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
-    theirs, ours = measure(per_item=False), measure(per_item=True)
-    print(f"one TransactWriteItems (Update + Put), {ROUNDS} per size, ms")
-    print(f"{'items stored':>12} {'moto p50':>9} {'moto p90':>9} {'ours p50':>9} "
-          f"{'ours p90':>9} {'ratio p50':>9}")
-    for size in SIZES:
-        a = [t * 1000 for t in theirs[size]]
-        b = [t * 1000 for t in ours[size]]
-        ma, mb = statistics.median(a), statistics.median(b)
-        print(f"{size:>12} {ma:>9.2f} {percentile(a, 0.9):>9.2f} {mb:>9.2f} "
-              f"{percentile(b, 0.9):>9.2f} {mb / ma:>9.2f}")
+    theirs, ours = measure(scaled=False), measure(scaled=True)
+    for n, request in enumerate(("TransactWriteItems (Update + Put)", "Query (a game's events)")):
+        print(f"one {request}, {ROUNDS} per size, ms")
+        print(f"{'items stored':>12} {'moto p50':>9} {'moto p90':>9} {'ours p50':>9} "
+              f"{'ours p90':>9} {'ratio p50':>9}")
+        for size in SIZES:
+            a = [t * 1000 for t in theirs[size][n]]
+            b = [t * 1000 for t in ours[size][n]]
+            ma, mb = statistics.median(a), statistics.median(b)
+            print(f"{size:>12} {ma:>9.2f} {percentile(a, 0.9):>9.2f} {mb:>9.2f} "
+                  f"{percentile(b, 0.9):>9.2f} {mb / ma:>9.2f}")
 
 
 if __name__ == "__main__":

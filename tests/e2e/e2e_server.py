@@ -52,10 +52,16 @@ class ServerFailed(RuntimeError):
     pass
 
 
+# The bot's pause before it moves (800 ms by default, so that a person sees the turn
+# change): a test that plays it would spend most of its time waiting for it.
+QUICK_BOT = {"BOT_DELAY_MS": "100"}
+
+
 @contextmanager
 def serving(root: Path) -> Iterator[LocalServer]:
-    """A started ``numbridge serve`` keeping its data and log under ``root``, killed after."""
-    local = LocalServer(root / "data", root)
+    """A started ``numbridge serve`` keeping its data and log under ``root``, killed after;
+    its bot moves after QUICK_BOT's pause."""
+    local = LocalServer(root / "data", root, env=QUICK_BOT)
     local.start()
     try:
         yield local

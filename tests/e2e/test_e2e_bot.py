@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 from client import Seat
-from e2e_server import LocalServer
+from e2e_server import QUICK_BOT, LocalServer
 
 
 @pytest.fixture
 def bot_server(tmp_path: Path) -> Iterator[LocalServer]:
-    # A short pause keeps the test quick; the default (800 ms) is for people.
-    server = LocalServer(tmp_path / "data", tmp_path, env={"BOT_DELAY_MS": "50"})
+    server = LocalServer(tmp_path / "data", tmp_path, env=QUICK_BOT)
     server.start()
     try:
         yield server

@@ -25,9 +25,9 @@ def in_process() -> Iterator[None]:
     """``moto.mock_aws`` with DynamoDB's requests taken one at a time."""
     from moto import mock_aws
     from moto.core.botocore_stubber import BotocoreStubber
-    from numbridge.local import moto_rollback
+    from numbridge.local import moto_scaled
 
-    moto_rollback.install()
+    moto_scaled.install()
 
     lock = threading.Lock()
     real = BotocoreStubber.process_request

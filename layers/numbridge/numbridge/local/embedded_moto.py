@@ -27,14 +27,14 @@ from moto.moto_server.werkzeug_app import (
 from moto.server import ThreadedMotoServer
 from werkzeug.serving import make_server
 
-from numbridge.local import moto_rollback
+from numbridge.local import moto_scaled
 from numbridge.local.origins import ServerNames
 
 # MOTO_DISABLE_GLOBAL_CORS, read once when moto is imported; the app reads this copy
 # each time it builds a service's backend app.
 setattr(werkzeug_app, "DISABLE_GLOBAL_CORS", True)  # noqa: B010 (not exported)
 LOOPBACK = ServerNames("127.0.0.1")
-moto_rollback.install()
+moto_scaled.install()
 
 Wsgi = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 

@@ -1,6 +1,7 @@
-"""moto's transactions undone item by item (numbridge.local.moto_rollback): a cancelled
-TransactWriteItems leaves every item as it was, one whose conditions all hold writes
-all of it — what DynamoDB promises — and a table's other deep copies still copy."""
+"""moto with its cost per request not growing with the table (numbridge.local.moto_scaled):
+a cancelled TransactWriteItems leaves every item as it was, one whose conditions all
+hold writes all of it — what DynamoDB promises — and a table's other deep copies still
+copy; a query of the table answers what moto's own query answers, page by page."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numbridge.local import moto_scaled
 from testkit.moto_server import client, in_process
 
 TABLE = "rollback"
@@ -128,3 +130,43 @@ def test_a_table_copied_outside_a_transaction_is_a_copy(dynamodb: Any) -> None:
     assert clone is not table and clone.items is not table.items
     dynamodb.put_item(TableName=TABLE, Item={**key(KEYS[0]), "v": {"N": "2"}})
     assert clone.items != table.items
+
+
+def pages(dynamodb: Any, request: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    answered, start = [], None
+    while True:
+        page = dynamodb.query(**request, **({"ExclusiveStartKey": start} if start else {}))
+        answered.append(page["Items"])
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            return answered
+
+
+conditions_on_sk = st.sampled_from([
+    ("", {}),
+    (" AND begins_with(sk, :p)", {":p": {"S": "EV#"}}),
+    (" AND sk BETWEEN :a AND :b", {":a": {"S": "EV#2"}, ":b": {"S": "EV#7"}}),
+    (" AND sk > :a", {":a": {"S": "EV#5"}}),
+])
+
+
+@settings(max_examples=40)
+@given(stored=st.sets(st.tuples(st.sampled_from(["g1", "g2", "g3"]),
+                                st.sampled_from(["STATE", *(f"EV#{n}" for n in range(10))]))),
+       partition=st.sampled_from(["g1", "g2", "g4"]), on_sk=conditions_on_sk,
+       limit=st.sampled_from([None, 1, 3]), forward=st.booleans())
+def test_a_query_answers_as_moto_answers(
+        dynamodb: Any, stored: set[tuple[str, str]], partition: str,
+        on_sk: tuple[str, dict[str, Any]], limit: int | None, forward: bool) -> None:
+    set_items(dynamodb, dict.fromkeys(stored, 1))
+    request: dict[str, Any] = {
+        "TableName": TABLE, "KeyConditionExpression": "pk = :g" + on_sk[0],
+        "ExpressionAttributeValues": {":g": {"S": partition}, **on_sk[1]},
+        "ScanIndexForward": forward, **({"Limit": limit} if limit else {})}
+    scaled = pages(dynamodb, request)
+    moto_scaled.uninstall()
+    try:
+        theirs = pages(dynamodb, request)
+    finally:
+        moto_scaled.install()
+    assert scaled == theirs

@@ -1,0 +1,129 @@
+"""moto's DynamoDB, its cost per request no longer growing with the table.
+
+Two of moto's ways make every turn slower as the club grows (``python -m bench moto``):
+
+- a ``TransactWriteItems`` backs up every table it names (a deep copy of the whole
+  table), to restore it if the transaction is cancelled. A transaction touches at most
+  100 items, each named by its key, so those items are what is kept here: copied
+  before it runs, put back (or deleted, if they did not exist) when it is cancelled;
+  the tables are not copied while it runs.
+- a ``Query`` of the table (not of an index) sorts every item of the table and then
+  keeps those of the partition asked for. Here it is given only that partition's
+  items, sorted as moto sorts them.
+
+Both rely on what moto and this project assume: DynamoDB's requests are taken one at
+a time (``embedded_moto``, ``testkit.moto_server``), so no other request sees the
+items between a cancelled transaction's writes and their undoing. A table's other
+deep copies (backups) and other readers of all its items (scans, index queries) are
+moto's own.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from typing import Any
+
+from moto.dynamodb.models import DynamoDBBackend
+from moto.dynamodb.models.dynamo_type import DynamoType, Item
+from moto.dynamodb.models.table import Table
+
+Touched = dict[tuple[str, str, str], tuple[Table, DynamoType, DynamoType | None, Item | None]]
+
+
+class _InRequest(threading.local):
+    undoing = False  # a transaction undoes its own items
+    partition: DynamoType | None = None  # a table query reads this partition only
+
+
+_now = _InRequest()
+_moto_transact = DynamoDBBackend.transact_write_items
+_moto_query = Table.query
+_moto_all_items = Table.all_items
+
+
+def _table_deepcopy(self: Table, memo: dict[int, Any]) -> Table:
+    if _now.undoing:
+        return self
+    clone = copy.copy(self)
+    memo[id(self)] = clone
+    clone.__dict__ = copy.deepcopy(self.__dict__, memo)
+    return clone
+
+
+def _touched(backend: DynamoDBBackend, transact_items: list[dict[str, Any]]) -> Touched:
+    """Each item the transaction names, as it is now (None: absent)."""
+    touched: Touched = {}
+    for entry in transact_items:
+        for op_type, op in entry.items():
+            try:
+                table = backend.get_table(op["TableName"])
+                attrs = op["Item"] if op_type == "Put" else op["Key"]
+                hash_key, range_key = backend.get_keys_value(table, attrs)
+            except Exception:  # moto refuses the operation itself
+                continue
+            where = (table.name, repr(hash_key), repr(range_key))
+            if where not in touched:
+                now = table.get_item(hash_key, range_key)
+                touched[where] = (table, hash_key, range_key, copy.deepcopy(now))
+    return touched
+
+
+def _undo(touched: Touched) -> None:
+    for table, hash_key, range_key, before in touched.values():
+        if before is None:
+            table.delete_item(hash_key, range_key)
+        else:
+            table.put_item(before.to_json()["Attributes"], overwrite=True)
+
+
+def transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, Any]]) -> None:
+    touched = _touched(self, transact_items)
+    _now.undoing = True
+    try:
+        _moto_transact(self, transact_items)
+    except Exception:
+        _undo(touched)
+        raise
+    finally:
+        _now.undoing = False
+
+
+def _all_items(self: Table) -> list[Item]:
+    key = _now.partition
+    if key is None:
+        return _moto_all_items(self)
+    found: Any = self.items.get(key)  # .get: a defaultdict must not grow a partition
+    if found is None:
+        return []
+    if self.range_key_attr:
+        return sorted(found.values(), key=lambda item: item.range_key)
+    return [found]
+
+
+def query(self: Table, hash_key: DynamoType | None, *args: Any, **kwargs: Any) -> Any:
+    index_name = kwargs.get("index_name", args[6] if len(args) > 6 else None)
+    if index_name is not None or hash_key is None:
+        return _moto_query(self, hash_key, *args, **kwargs)
+    _now.partition = hash_key
+    try:
+        return _moto_query(self, hash_key, *args, **kwargs)
+    finally:
+        _now.partition = None
+
+
+def install() -> None:
+    """Idempotent: moto's classes, patched once per process."""
+    Table.__deepcopy__ = _table_deepcopy  # type: ignore[attr-defined]
+    Table.all_items = _all_items  # type: ignore[method-assign]
+    Table.query = query  # type: ignore[method-assign]
+    DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    """moto as it comes (the bench's and the tests' comparison)."""
+    if "__deepcopy__" in Table.__dict__:
+        del Table.__deepcopy__  # type: ignore[attr-defined]
+    Table.all_items = _moto_all_items  # type: ignore[method-assign]
+    Table.query = _moto_query  # type: ignore[method-assign]
+    DynamoDBBackend.transact_write_items = _moto_transact  # type: ignore[method-assign]
