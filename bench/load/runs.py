@@ -8,6 +8,7 @@ import itertools
 import json
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from numbridge.bot import Level
@@ -93,12 +94,14 @@ async def _flood(server: Server, generation: int, connections: int, stop: asynci
     await asyncio.gather(*(one(n) for n in range(connections)), return_exceptions=True)
 
 
-async def _settle(players: list[Player]) -> None:
-    """Wait until every answer has come and the pushes after it."""
+async def _settle(players: list[Player], missing: Callable[[], int]) -> None:
+    """Wait until every answer has come and the pushes after it: quiet, and no player
+    short of an event another got (a push slowed by a busy machine is late, not lost)."""
     deadline = time.monotonic() + SETTLE_LIMIT_S
     while time.monotonic() < deadline:
         now = time.perf_counter()
-        if all(p.outstanding == 0 and now - p.last_frame_at >= QUIET_S for p in players):
+        if all(p.outstanding == 0 and now - p.last_frame_at >= QUIET_S for p in players) \
+                and missing() == 0:
             return
         await asyncio.sleep(0.05)
 
@@ -164,9 +167,12 @@ async def _run(server: Server, label: str, games: int, think_s: float, seconds: 
             await flood
             window.stats.flooded = flood_sent[0]
         await asyncio.gather(*tables)
-        await _settle(players)
-        window.stats.lost = sum(lost([a.streams.get(g), b.streams.get(g)])
-                                for a, b in pairs for g in a.streams.keys() | b.streams.keys())
+        def missing() -> int:
+            return sum(lost([a.streams.get(g), b.streams.get(g)])
+                       for a, b in pairs for g in a.streams.keys() | b.streams.keys())
+
+        await _settle(players, missing)
+        window.stats.lost = missing()
     finally:
         for p in players:
             p.stop()
