@@ -58,6 +58,7 @@ def measure(scaled: bool) -> dict[int, tuple[list[float], list[float]]]:
     import boto3
     from moto import mock_aws
     from numbridge.local import moto_scaled
+    from testkit.moto_server import key_table
 
     moto_scaled.install() if scaled else moto_scaled.uninstall()
     results = {}
@@ -65,12 +66,7 @@ def measure(scaled: bool) -> dict[int, tuple[list[float], list[float]]]:
         with mock_aws():
             dynamodb = boto3.client("dynamodb", region_name="us-east-1")
             table = f"games-{size}"
-            dynamodb.create_table(
-                TableName=table, BillingMode="PAY_PER_REQUEST",
-                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                      {"AttributeName": "sk", "AttributeType": "S"}],
-                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                           {"AttributeName": "sk", "KeyType": "RANGE"}])
+            key_table(dynamodb, table)
             fill(dynamodb, table, size)
             results[size] = turns(dynamodb, table)
     return results
@@ -78,6 +74,10 @@ def measure(scaled: bool) -> dict[int, tuple[list[float], list[float]]]:
 
 def main() -> None:
     import os
+
+    from bench.harness_env import use_integration_harness
+
+    use_integration_harness()
 
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")

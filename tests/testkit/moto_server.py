@@ -78,3 +78,13 @@ def client(service: str, url: str | None = None) -> Any:
         return boto3.client(service, region_name="us-east-1")
     return boto3.client(service, endpoint_url=url, region_name="us-east-1",
                         aws_access_key_id="test", aws_secret_access_key="test")
+
+
+def key_table(dynamodb: Any, name: str) -> None:
+    """A table keyed as the club's (``pk``, ``sk``; strings), without its indexes."""
+    dynamodb.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                              {"AttributeName": "sk", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                   {"AttributeName": "sk", "KeyType": "RANGE"}])

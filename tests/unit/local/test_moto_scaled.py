@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numbridge.local import moto_scaled
-from testkit.moto_server import client, in_process
+from testkit.moto_server import client, in_process, key_table
 
 TABLE = "rollback"
 KEYS = [("g1", "STATE"), ("g1", "EV#1"), ("g2", "STATE"), ("g3", "STATE")]
@@ -24,12 +24,7 @@ Items = dict[tuple[str, str], int]
 def dynamodb() -> Iterator[Any]:
     with in_process():
         dynamodb = client("dynamodb")
-        dynamodb.create_table(
-            TableName=TABLE, BillingMode="PAY_PER_REQUEST",
-            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
-                                  {"AttributeName": "sk", "AttributeType": "S"}],
-            KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
-                       {"AttributeName": "sk", "KeyType": "RANGE"}])
+        key_table(dynamodb, TABLE)
         yield dynamodb
 
 
