@@ -10,6 +10,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -129,6 +130,35 @@ def test_a_metric_is_written_before_it_reaches_cloudwatchs_limit(records: Lines)
         obs.count("Posts")
     obs.metrics.flush_metrics()
     assert [len(r["Posts"]) for r in records()] == [100, 1]
+
+
+def test_invocations_on_many_threads_write_every_metric_and_never_raise(records: Lines) -> None:
+    """numbridge serve runs invocations on worker threads of one process: one thread's
+    flush must not empty the set under another's (Powertools would raise on it)."""
+    @lambda_entry()
+    def handler(event: dict[str, Any], context: Any) -> None:
+        if event["counts"]:
+            obs.count("Moves")
+
+    threads, rounds = 8, 300
+    start = threading.Barrier(threads)
+    failures: list[BaseException] = []
+
+    def invoke(k: int) -> None:
+        start.wait()
+        for i in range(rounds):
+            try:
+                handler({"counts": (i + k) % 2 == 0}, LambdaContext("numbridge-move"))
+            except BaseException as failure:
+                failures.append(failure)
+
+    workers = [threading.Thread(target=invoke, args=(k,)) for k in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert failures == []
+    assert sum(len(r.get("Moves", [])) for r in records()) == threads * rounds // 2
 
 
 def test_disabled_metrics_collect_nothing_not_even_the_cold_start(

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import SCREENSHOTS, Page, board_now, eventually, fresh_name, play_the_bot
+from browser_kit import SCREENSHOTS, Page, board_now, eventually, fresh_name, play_the_bot, version
 from client import solve
 from e2e_server import LocalServer
 
@@ -91,9 +91,13 @@ def play_a_few_turns(player: Page, turns: int) -> None:
                         if (solution[i] != str(d)) == wrong)
         if "selected" not in (tiles.nth(k).get_attribute("class") or ""):
             tiles.nth(k).click()
-        before = page.locator("#log li").count()
+        before, v = page.locator("#log li").count(), version(player)
         player.cell(index // size, index % size).click()
-        eventually(lambda b=before: page.locator("#log li").count() > b, "the move in the log")
+        # The version, not only the log, says the server took the move: till then the
+        # status line still says it is mine.
+        eventually(lambda b=before, v=v: (version(player) > v
+                                          and page.locator("#log li").count() > b),
+                   "the move taken and in the log")
 
 
 @pytest.mark.parametrize("lang", ["en", "el", "it", "bg", "es"])
@@ -135,8 +139,10 @@ def test_lobby_and_a_game_in_each_language(browser: Any, club: LocalServer, lang
         assert page.locator("#game-title").inner_text().startswith(BRIDGE[lang])
         assert say(lang, "hand.yours") in page.locator("#hand").inner_text()
         play_a_few_turns(player, 3)
-        eventually(lambda: page.locator("#status-line.mine").count(), "my move again", 40)
-        assert page.locator("#status-line").inner_text().startswith(say(lang, "status.your_move"))
+        your_move = say(lang, "status.your_move")
+        eventually(lambda: page.locator("#status-line.mine").count()
+                   and page.locator("#status-line").inner_text().startswith(your_move),
+                   f"my move again, said as {your_move!r}", 40)
         mistake = page.locator("#log li[data-kind=mistake]").first.inner_text()
         assert mistake.split(" ", 1)[1].startswith(say(lang, "log.you", name=name))
         assert say(lang, "action.exchange") in page.locator("#actions").inner_text()

@@ -26,6 +26,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricResolution, MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
+from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (
+    AmazonCloudWatchEMFProvider,
+)
 
 if TYPE_CHECKING:
     from aws_lambda_powertools import Tracer
@@ -42,15 +45,38 @@ __all__ = [
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 logger = Logger(service=SERVICE)
+
+
+class _TakingTurns(AmazonCloudWatchEMFProvider):
+    """Powertools' EMF provider, its adding and flushing taking turns. One process may
+    run several invocations at once (numbridge serve's workers, the tests' harness) and
+    the posting threads of one invocation (aws.notifier) add metrics too; the metric set
+    is a plain dict, and a flush that found it full could find it emptied by another
+    flush a moment later and raise."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._turns = threading.RLock()
+
+    def add_metric(self, *args: Any, **kwargs: Any) -> None:
+        with self._turns:
+            super().add_metric(*args, **kwargs)
+
+    def flush_metrics(self, raise_on_empty_metrics: bool = False) -> None:
+        with self._turns:
+            super().flush_metrics(raise_on_empty_metrics=raise_on_empty_metrics)
+
+
 metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
+# The sets Powertools shares between every Metrics of the process, as its own provider has.
+metrics.provider = _TakingTurns(
+    namespace=NAMESPACE, service=SERVICE, metric_set=metrics.metric_set,
+    dimension_set=metrics.dimension_set, metadata_set=metrics.metadata_set,
+    default_dimensions=metrics.default_dimensions)
 
 # $connect, $disconnect and most frames emit no metric: an empty set is normal here,
 # not the mistake Powertools warns about.
 warnings.filterwarnings("ignore", "No application metrics to publish", UserWarning)
-
-# The posting threads of one invocation (aws.notifier) add metrics too, and
-# Powertools' metric set is a plain dict.
-_adding = threading.Lock()
 
 
 def measure(name: str, value: float, unit: MetricUnit = MetricUnit.Count,
@@ -61,8 +87,7 @@ def measure(name: str, value: float, unit: MetricUnit = MetricUnit.Count,
     under a minute."""
     if is_metrics_disabled():
         return
-    with _adding:
-        metrics.add_metric(name=name, unit=unit, value=value, resolution=resolution)
+    metrics.add_metric(name=name, unit=unit, value=value, resolution=resolution)
 
 
 def count(name: str, value: float = 1) -> None:
