@@ -112,6 +112,12 @@ def load_template(template_path: Path | str | None = None) -> dict[str, Any]:
 
     A fresh copy each time: callers may modify it.
     """
+    return copy.deepcopy(_read(template_path))
+
+
+def _read(template_path: Path | str | None = None) -> dict[str, Any]:
+    """The parsed template shared by this module's readers, who copy what they return
+    that is the template's own (a deep copy costs more than reading it)."""
     path = Path(template_path) if template_path is not None else default_template_path()
     try:
         mtime_ns = path.stat().st_mtime_ns
@@ -120,7 +126,7 @@ def load_template(template_path: Path | str | None = None) -> dict[str, Any]:
             f"{path} not found (the Lambda layer does not ship template.yaml; "
             f"set {TEMPLATE_ENV} to its location)"
         ) from None
-    return copy.deepcopy(_load_cached(str(path.resolve()), mtime_ns))
+    return _load_cached(str(path.resolve()), mtime_ns)
 
 
 def _resources(template: Mapping[str, Any], type_: str) -> dict[str, dict[str, Any]]:
@@ -149,7 +155,7 @@ def table_definitions(template_path: Path | str | None = None) -> dict[str, dict
     Settings that ``create_table`` does not take (TTL, point-in-time recovery,
     encryption) are left out; :func:`ttl_attribute` gives the TTL attribute.
     """
-    template = load_template(template_path)
+    template = _read(template_path)
     definitions: dict[str, dict[str, Any]] = {}
     for logical_id, resource in _resources(template, _TABLE_TYPE).items():
         properties = _properties(resource)
@@ -161,12 +167,12 @@ def table_definitions(template_path: Path | str | None = None) -> dict[str, dict
             view_type = kwargs["StreamSpecification"].get("StreamViewType")
             kwargs["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": view_type}
         definitions[logical_id] = kwargs
-    return definitions
+    return copy.deepcopy(definitions)
 
 
 def ttl_attribute(logical_id: str, template_path: Path | str | None = None) -> str | None:
     """The enabled TTL attribute of a table (``expires_at``, ``expiration``), or None."""
-    template = load_template(template_path)
+    template = _read(template_path)
     tables = _resources(template, _TABLE_TYPE)
     if logical_id not in tables:
         raise KeyError(f"no table {logical_id!r} in the template (tables: {sorted(tables)})")
@@ -181,7 +187,7 @@ def table_env_vars(template_path: Path | str | None = None) -> dict[str, str]:
 
     ``{"TABLE_NAME": "GameTable", "IDEMPOTENCY_TABLE_NAME": "IdempotencyTable"}``.
     """
-    template = load_template(template_path)
+    template = _read(template_path)
     tables = _resources(template, _TABLE_TYPE)
     variables = (
         ((template.get("Globals") or {}).get("Function") or {}).get("Environment") or {}
@@ -240,7 +246,7 @@ def function_dirs(template_path: Path | str | None = None) -> dict[str, str]:
 
     ``{"ConnectFunction": "functions/connect/", …}``
     """
-    template = load_template(template_path)
+    template = _read(template_path)
     global_code_uri = ((template.get("Globals") or {}).get("Function") or {}).get("CodeUri")
     result: dict[str, str] = {}
     for logical_id, resource in _resources(template, _FUNCTION_TYPE).items():
@@ -254,10 +260,10 @@ def function_dirs(template_path: Path | str | None = None) -> dict[str, str]:
 def function_settings(template_path: Path | str | None = None) -> dict[str, dict[str, Any]]:
     """Function logical id → its properties with ``Globals.Function``'s filled in
     (``Timeout``, ``MemorySize``, …: what each function runs with)."""
-    template = load_template(template_path)
+    template = _read(template_path)
     globals_ = (template.get("Globals") or {}).get("Function") or {}
-    return {logical_id: {**globals_, **_properties(resource)}
-            for logical_id, resource in _resources(template, _FUNCTION_TYPE).items()}
+    return copy.deepcopy({logical_id: {**globals_, **_properties(resource)}
+                          for logical_id, resource in _resources(template, _FUNCTION_TYPE).items()})
 
 
 _SUB_ARN = re.compile(r"\$\{([A-Za-z0-9]+)\.Arn\}")
@@ -311,7 +317,7 @@ def routes(template_path: Path | str | None = None) -> dict[str, str]:
     ``{"$connect": "connect", "place": "move", "$default": "lobby", …}``: the
     directory is the last part of the function's ``CodeUri`` (``functions/<dir>/``).
     """
-    template = load_template(template_path)
+    template = _read(template_path)
     integrations = _resources(template, _INTEGRATION_TYPE)
     code_uris = function_dirs(template_path)
     result: dict[str, str] = {}
