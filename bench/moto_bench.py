@@ -1,8 +1,9 @@
 """A turn's requests on moto as the club grows: moto as it comes (a deep copy of the
 table per TransactWriteItems, a sort of the whole table per Query, answers written by
 walking botocore's model) against numbridge.local.moto_scaled (a copy of the items a
-transaction names, a query of its partition, answers written by json). Both run in this process on moto's backend, as the tests and
-``numbridge serve --store dynamodb`` (embedded moto) run it.
+transaction names, a query of its partition, answers written by json). Both run in
+this process on moto's backend, as the tests and ``numbridge serve --store dynamodb``
+(embedded moto) run it.
 
 Prints, per number of items already stored, the median and p90 of one
 TransactWriteItems (a conditional Update of a game's state and a Put of its event, as

@@ -21,7 +21,6 @@ from typing import Any
 from numbridge.club.ratings import PROVISIONAL_RD
 from numbridge.local.datadir import own_directory, own_file
 from numbridge.store import keys
-from numbridge.store.dynamodb import from_item
 from numbridge.store.port import MAX_TRANSACTION_ITEMS, Item, Put, Store
 
 log = logging.getLogger("numbridge.local")
@@ -35,6 +34,10 @@ SNAPSHOT_FORMAT = 1
 def _items(snapshot: dict[str, Any]) -> Iterator[Item]:
     if snapshot.get("format") != SNAPSHOT_FORMAT:
         raise ValueError(f"unknown snapshot format {snapshot.get('format')!r}")
+    # Only an old data directory needs boto3's types: a start without one skips
+    # importing boto3 (a third of a second).
+    from numbridge.store.dynamodb import from_item
+
     for raw in snapshot.get("tables", {}).get(OLD_GAME_TABLE, []):
         item = from_item(raw)
         if str(item["pk"]).startswith(keys.CONN_PREFIX) or str(item["sk"]).startswith(
