@@ -21,7 +21,7 @@ SAM_CLI_VERSION := 1.170.0
 SAM_VENV := .venv-sam
 SAM_STAMP := $(SAM_VENV)/.installed-$(SAM_CLI_VERSION)
 
-.PHONY: setup serve test lint layer-check bench clean test-web test-js sam-build chromium test-iam checkov
+.PHONY: setup serve test suite lint layer-check bench clean test-web test-js sam-build chromium test-iam checkov
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +44,12 @@ $(LAYER_CHECKED): layers/numbridge/requirements.txt layers/numbridge/build_layer
 	$(BIN)/python tools/layer_check.py --cache $(VENV)/layer-wheels
 	touch $@
 
-test: lint checkov layer-check test-js chromium
+# The checks run beside the suite, each one's output printed whole when it ends (-O):
+# the suite leaves a core idle while its browser and server tests wait.
+test: $(STAMP) chromium
+	@$(MAKE) --no-print-directory -j 5 -O lint checkov layer-check test-js suite
+
+suite: $(STAMP) chromium
 	@if test -x $(CHROMIUM); then NUMBRIDGE_WEB_TESTS=1 $(BIN)/pytest; else \
 		echo "browser tests (tests/web): skipped — no Chromium at $(CHROMIUM) and apt-get could not install it"; \
 		$(BIN)/pytest; fi

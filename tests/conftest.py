@@ -19,6 +19,22 @@ for var in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S
             "AWS_PROFILE"):
     os.environ.pop(var, None)
 
+# Tests of a minute or more of one core: started first, since one started last keeps a
+# worker busy after the other has run out of work.
+LONG = (
+    "tests/unit/rules/test_rules_properties.py::",
+    "tests/integration/test_club_move.py::test_a_club_moves_to_dynamodb_and_back",
+    "tests/integration/test_fuzz.py::test_no_frame_escapes",
+    "tests/e2e/test_e2e_load_bench.py::test_a_baseline_checkout_runs_beside_this_one",
+    "tests/integration/test_batched_events.py::test_a_sync_answers_in_events_frames",
+    "tests/unit/bot/test_bot_legal.py::test_every_action_the_bot_returns_is_legal",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG))  # stable: the rest as found
+
+
 settings.register_profile("ci", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
