@@ -187,6 +187,16 @@ def version(player: Page) -> int:
     return int(player.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
 
 
+def what_it_shows(player: Page) -> str:
+    """What a stuck test's page says: version, status, toasts, hand, the log's last lines,
+    and what went wrong in it."""
+    page = player.page
+    hand = page.locator("#hand button.tile").evaluate_all("ts => ts.map(t => t.dataset.digit)")
+    return (f"v{version(player)}; status {page.locator('#status-line').inner_text()!r}; "
+            f"toasts {page.locator('#toasts .toast').all_inner_texts()}; hand {hand}; "
+            f"log {page.locator('#log li').all_inner_texts()[-4:]}; problems {player.problems}")
+
+
 def my_move_or_end(player: Page) -> str | None:
     if player.page.locator("#result:not([hidden])").count():
         return "end"

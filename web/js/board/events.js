@@ -15,7 +15,12 @@ const indexOfTarget = (target) => {
  * the arrow keys move the focus (then `moveFocus(index)` moves the tab stop there).
  */
 export function listen(holder, { onHover, onActivate, onFocus, size, moveFocus }) {
+  // Where nothing can hover (a phone), "over" is a finger's tap, or the page moving
+  // under the spot of an earlier tap (a game opening above the lobby's button): neither
+  // is a player looking at a cell.
+  const hovers = typeof matchMedia !== 'function' || matchMedia('(any-hover: hover)').matches;
   holder.addEventListener('pointerover', (event) => {
+    if (!hovers || event.pointerType === 'touch') return;
     const index = indexOfTarget(event.target);
     if (index !== null) onHover(index);
   });
