@@ -246,7 +246,7 @@ def play_one_turn(player: Page, solution: str, wrong: bool) -> str:
     """One turn as a player would make it (taps on a phone, clicks elsewhere): a tile onto
     its cell (solved from the givens shown) or, with `wrong`, onto a cell where it does not
     go; with no tile that goes anywhere, a free clue taken (paid with a tile when the hand
-    has any), else an exchange."""
+    has any), else an exchange, else (an empty bag) a tile where it does not go."""
     page = player.page
     cells = board_now(player)
     size = round(len(cells) ** 0.5)
@@ -274,5 +274,11 @@ def play_one_turn(player: Page, solution: str, wrong: bool) -> str:
         press(player, player.cell(free[0] // size, free[0] % size))
         press(player, page.locator("#actions button.take"))
         return "take"
-    press(player, page.locator("#actions button.exchange"))
+    exchange = page.locator("#actions button.exchange")
+    if hand and empty and not exchange.is_enabled():
+        # An empty bag, no free clue, no tile that goes anywhere: a mistake is what is left.
+        select(0)
+        press(player, player.cell(empty[0] // size, empty[0] % size))
+        return "forced mistake"
+    press(player, exchange)
     return "exchange"

@@ -135,9 +135,14 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
                 walk_to(kit, index, size)
                 keys.press("Enter")
                 done.append("place")
-            else:
+            elif page.locator("#actions button.exchange").is_enabled() or not (hand and empty):
                 keys.press("x")
                 done.append("exchange")
+            else:  # an empty bag and no tile that goes anywhere: a mistake is what is left
+                pick(kit, hand[0])
+                walk_to(kit, empty[0], size)
+                keys.press("Enter")
+                done.append("mistake")
             eventually(lambda b=before: version(kit) > b, f"the move by keys ({done[-1]})")
         else:
             raise AssertionError("the game did not end")
