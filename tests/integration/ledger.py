@@ -93,7 +93,6 @@ class Ledger:
     def state(self, game: str, v: int) -> rules.GameState:
         return rules.GameState.from_dict(json.loads(self.states[game][v]))
 
-    @cache  # noqa: B019 - one ledger per test; commits only add higher versions
     def secrets(self, game: str, v: int, seat: str | None) -> Secrets:
         """What ``seat`` may not know at version ``v`` (which may lie inside a commit
         of several events: the state committed with it, and the seat's hand as its
@@ -110,12 +109,6 @@ class Ledger:
             if to == seat and event.get("type") == "hand":
                 hand = tuple(event["hand"])
         return dataclasses.replace(found, own_hand=hand)
-
-    @cache  # noqa: B019 - as secrets
-    def solution_only(self, game: str, v: int, seat: str | None) -> Secrets:
-        return dataclasses.replace(
-            self.secrets(game, v, seat), cells=frozenset(), other_hands=(), bag=(),
-            own_hand=None, public_boards=frozenset(), only_solution=True)
 
     def seat(self, game: str, player: str) -> str | None:
         players = self.state(game, min(self.states[game])).players
@@ -153,7 +146,9 @@ class Ledger:
             seat = self.seat(game, player)
             if game != about:
                 # Another game's secrets: only the solution itself could be recognised.
-                problems += leaks(frame, [self.solution_only(game, v, seat)])
+                problems += leaks(frame, [dataclasses.replace(
+                    self.secrets(game, v, seat), cells=frozenset(), other_hands=(), bag=(),
+                    own_hand=None, public_boards=frozenset(), only_solution=True)])
                 continue
             if type(frame.get("v")) is int:
                 v = frame["v"]

@@ -145,7 +145,7 @@ def _wire(value: Any) -> Any:
 def answer_body(result: Any, context: ActionContext) -> str:
     """The JSON of an item operation's answer: its output shape's members, as sent."""
     members = context.operation_model.output_shape.members
-    return json.dumps({k: _wire(v) for k, v in result.items() if k in members and v is not None},
+    return json.dumps(_wire({k: v for k, v in result.items() if k in members}),
                       separators=(",", ":"))
 
 
