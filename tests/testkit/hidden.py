@@ -77,14 +77,29 @@ def _is_digits(value: Any, n: int) -> bool:
             and all(type(x) is int and 1 <= x <= n for x in value))
 
 
-def _walk(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
-    yield path, value
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _walk(item, (*path, str(key)))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _walk(item, (*path, f"[{i}]"))
+# A node's path as a chain of (parent's path, key or list index): written out only for
+# a leak.
+Path = tuple[Any, str | int] | None
+
+
+def _where(path: Path) -> str:
+    keys: list[str] = []
+    while path is not None:
+        path, key = path
+        keys.append(f"[{key}]" if isinstance(key, int) else key)
+    return ".".join(reversed(keys)) or "(frame)"
+
+
+def _walk(frame: Any) -> Iterator[tuple[Path, Any]]:
+    """Every value of ``frame`` at any depth, with its path."""
+    stack: list[tuple[Path, Any]] = [(None, frame)]
+    while stack:
+        path, value = stack.pop()
+        yield path, value
+        if isinstance(value, Mapping):
+            stack += [((path, str(k)), item) for k, item in value.items()]
+        elif isinstance(value, list):
+            stack += [((path, i), item) for i, item in enumerate(value)]
 
 
 def said_in(request: Mapping[str, Any] | None) -> frozenset[tuple[int, int, int]]:
@@ -100,58 +115,64 @@ def said_in(request: Mapping[str, Any] | None) -> frozenset[tuple[int, int, int]
 
 def leaks(frame: Any, secrets: Iterable[Secrets],
           said: frozenset[tuple[int, int, int]] = frozenset()) -> list[str]:
-    """Every hidden fact ``frame`` gives away, described (empty: none)."""
+    """Every hidden fact ``frame`` gives away, described (empty: none). One walk of the
+    frame for all the viewers' secrets."""
+    live = [s for s in secrets if not s.revealed]
+    full = [s for s in live if not s.only_solution]  # the rest: the solution string alone
     found: list[str] = []
-    for s in secrets:
-        found += _leaks_of(frame, s, said)
+    for path, value in _walk(frame) if live else ():
+        if isinstance(value, str):
+            found += [f"{_where(path)}: {s.game} the solution" for s in live
+                      if s.solution is not None and s.solution in value]
+            if full:
+                found += _text_leaks(path, value, full, said)
+        elif isinstance(value, Mapping):
+            for s in full:
+                found += _pair_leaks(path, value, s)
+        elif isinstance(value, list):
+            for s in full:
+                found += _tile_leaks(path, value, s)
     return found
 
 
-def _leaks_of(frame: Any, s: Secrets, said: frozenset[tuple[int, int, int]]) -> list[str]:
-    if s.revealed:
+def _pair_leaks(path: Path, value: Mapping[Any, Any], s: Secrets) -> list[str]:
+    """A cell and a digit side by side: the digit must not be the cell's secret."""
+    n = s.size
+    cells = [v for k, v in value.items() if k != "hand" and _is_cell(v, n)]
+    if not cells:
         return []
-    if s.only_solution:
-        return [f"{'.'.join(path) or '(frame)'}: {s.game} the solution"
-                for path, value in _walk(frame)
-                if isinstance(value, str) and s.solution is not None and s.solution in value]
+    digits = [v for k, v in value.items() if k != "v" and type(v) is int and 1 <= v <= n]
+    return [f"{_where(path)}: {s.game} cell {c} with its solution digit {d}"
+            for c in cells for d in digits if (c[0], c[1], d) in s.cells]
+
+
+def _tile_leaks(path: Path, value: list[Any], s: Secrets) -> list[str]:
     n = s.size
-    found: list[str] = []
-    for path, value in _walk(frame):
-        where = ".".join(path) or "(frame)"
-        if isinstance(value, Mapping):
-            # A cell and a digit side by side: the digit must not be the cell's secret.
-            cells = [v for k, v in value.items() if k != "hand" and _is_cell(v, n)]
-            digits = [v for k, v in value.items()
-                      if k != "v" and type(v) is int and 1 <= v <= n]
-            found += [f"{where}: {s.game} cell {c} with its solution digit {d}"
-                      for c in cells for d in digits if (c[0], c[1], d) in s.cells]
-        elif isinstance(value, str):
-            found += _text_leaks(where, value, s, said)
-        elif path and path[-1] == "hand" and isinstance(value, list):
-            if s.own_hand is None or sorted(value) != sorted(s.own_hand):
-                found.append(f"{where}: {s.game} a hand {value} that is not the viewer's "
-                             f"own ({s.own_hand})")
-        elif _is_digits(value, n) and not _is_cell(value, n):  # a cell [r, c] is no tiles
-            tiles = sorted(value)
-            if len(tiles) >= 2 and tiles != sorted(s.own_hand or ()) and (
-                    any(tiles == sorted(h) for h in s.other_hands) or tiles == sorted(s.bag)):
-                found.append(f"{where}: {s.game} {value} is the other hand or the bag")
-    return found
+    if path is not None and path[1] == "hand":
+        if s.own_hand is None or sorted(value) != sorted(s.own_hand):
+            return [f"{_where(path)}: {s.game} a hand {value} that is not the viewer's "
+                    f"own ({s.own_hand})"]
+    elif _is_digits(value, n) and not _is_cell(value, n):  # a cell [r, c] is no tiles
+        tiles = sorted(value)
+        if len(tiles) >= 2 and tiles != sorted(s.own_hand or ()) and (
+                any(tiles == sorted(h) for h in s.other_hands) or tiles == sorted(s.bag)):
+            return [f"{_where(path)}: {s.game} {value} is the other hand or the bag"]
+    return []
 
 
-def _text_leaks(where: str, text: str, s: Secrets,
+def _text_leaks(path: Path, text: str, secrets: list[Secrets],
                 said: frozenset[tuple[int, int, int]]) -> list[str]:
-    n = s.size
     found = []
-    if s.solution is not None and s.solution in text:
-        found.append(f"{where}: {s.game} the solution")
-    if len(text) == n * n and text not in s.public_boards:
-        found += [f"{where}: {s.game} a board string shows {d} at [{r}, {c}]"
-                  for r, c, d in s.cells if text[r * n + c] == str(d)]
+    for s in secrets:
+        n = s.size
+        if len(text) == n * n and text not in s.public_boards:
+            found += [f"{_where(path)}: {s.game} a board string shows {d} at [{r}, {c}]"
+                      for r, c, d in s.cells if text[r * n + c] == str(d)]
     named = {(int(r), int(c)) for r, c in _CELL_TEXT.findall(text)}
     if named:
         digits = {int(d) for d in _DIGIT_TEXT.findall(_CELL_TEXT.sub(" ", text))}
-        found += [f"{where}: {s.game} the text names [{r}, {c}] and its digit {d}: {text!r}"
-                  for r, c, d in s.cells
+        found += [f"{_where(path)}: {s.game} the text names [{r}, {c}] and its digit {d}: "
+                  f"{text!r}"
+                  for s in secrets for r, c, d in s.cells
                   if (r, c) in named and d in digits and (r, c, d) not in said]
     return found

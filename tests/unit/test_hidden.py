@@ -74,3 +74,13 @@ def test_a_finished_game_hides_nothing() -> None:
     over = rules.apply(STATE, "blue", rules.Resign(), 1, random.Random(1)).state
     done = secrets_of(over, "red")
     assert leaks({"record": {"solution": over.board.solution}, "hand": [1, 2]}, [done]) == []
+
+
+def test_a_leak_says_where_it_sits_and_whose_secret_it_is() -> None:
+    frame = {"x": [{"where": [R, C], "hint": RIGHT}], "tiles": list(STATE.red.hand)}
+    found = leaks(frame, [BLUE, secrets_of(STATE, "red")])
+    assert sorted(found) == sorted([
+        f"x.[0]: g-1 cell [{R}, {C}] with its solution digit {RIGHT}",  # hidden from both
+        f"x.[0]: g-1 cell [{R}, {C}] with its solution digit {RIGHT}",
+        f"tiles: g-1 {list(STATE.red.hand)} is the other hand or the bag",  # blue's view only
+    ])
