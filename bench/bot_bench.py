@@ -30,6 +30,8 @@ from numbridge.bot.selfplay import play
 from numbridge.puzzles import deal_board
 from numbridge.rules.seats import SEATS, Seat, Variant
 
+from bench.measure import machine_speed, percentile
+
 GAMES = int(os.environ.get("BENCH_BOT_GAMES", "50"))
 SEED = int(os.environ.get("BENCH_BOT_SEED", "1"))
 # BENCH_BOT_VARIANTS="blitz domains", BENCH_BOT_PAIRINGS="strong-normal": a part only.
@@ -47,22 +49,6 @@ ROOMS: dict[Variant, tuple[int, int, int, int, int]] = {
     "domains": (9, 30, 1, 45_000, 1_200_000),
 }
 STEP_MS = 2_000  # the clock between two actions: no move limit is ever reached
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def machine_speed() -> float:
-    """Milliseconds for a fixed pure-Python workload: compare runs across machines/loads."""
-    started = time.perf_counter()
-    total = 0
-    for i in range(1_000_000):
-        total += i & 7
-    return (time.perf_counter() - started) * 1000
-
-
 def new_game(variant: Variant, blocks: str, rng: random.Random) -> rules.GameState:
     size, clues, price, move_ms, game_ms = ROOMS[variant]
     board = deal_board(size, blocks, clues, rng)  # type: ignore[arg-type]

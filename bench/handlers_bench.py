@@ -19,14 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.harness_env import use_integration_harness
+from bench.measure import percentile
 
 GAMES = int(os.environ.get("BENCH_GAMES", "4"))
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
 
 def main() -> None:
     use_integration_harness()

@@ -45,7 +45,8 @@ from bench.load.plot import plot
 from bench.load.prefill import prefill
 from bench.load.runs import run_games
 from bench.load.server import Server
-from bench.load.stats import HEADER, Result, percentile
+from bench.load.stats import HEADER, Result
+from bench.measure import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
 # The bot's cheap levels keep the load generator from being the bottleneck

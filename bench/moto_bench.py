@@ -16,14 +16,10 @@ import statistics
 import time
 from typing import Any
 
+from bench.measure import percentile
+
 SIZES = (0, 1_000, 5_000, 20_000)
 ROUNDS = 60
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
 
 def fill(dynamodb: Any, table: str, n: int) -> None:
     for start in range(0, n, 25):

@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench.measure import machine_speed, percentile
+
 ROOT = Path(__file__).resolve().parents[1]
 DEALS = int(os.environ.get("BENCH_DEALS", "300"))
 SEVENTEEN = ROOT / "tests" / "data" / "sudoku17.txt"
@@ -34,12 +36,6 @@ SETTINGS = [
     *((6, "regular", k) for k in (10, 12, 16)),
     *((6, "irregular", k) for k in (10, 12, 16)),
 ]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
 
 def row(name: str, values: list[float], unit: float) -> str:
     scaled = [v * unit for v in values]
@@ -68,16 +64,6 @@ def bench_deal() -> None:
             assert sum(ch != "." for ch in board.givens) == clues
         name = f"{size}x{size} {kind} {clues}"
         print(row(name, times, 1000) + f"   (first deal {first * 1000:.1f})", flush=True)
-
-
-def machine_speed() -> float:
-    """Milliseconds for a fixed pure-Python workload: compare runs across machines/loads."""
-    started = time.perf_counter()
-    total = 0
-    for i in range(1_000_000):
-        total += i & 7
-    return (time.perf_counter() - started) * 1000
-
 
 def bench_count() -> None:
     from numbridge.puzzles import count_solutions, sat

@@ -10,9 +10,11 @@ from pathlib import Path
 
 from numbridge.bot import Level
 
+from bench.measure import percentile
+
 from .runs import run_games
 from .server import Server
-from .stats import HEADER, Result, percentile
+from .stats import HEADER, Result
 
 SIDES = ("before", "after")
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .stats import Result, percentile
+from bench.measure import percentile
+
+from .stats import Result
 
 
 def plot(curves: dict[str, list[Result]], path: Path) -> bool:

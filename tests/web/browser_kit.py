@@ -104,13 +104,18 @@ class Page:
         self.context.close()
 
 
-def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0) -> Any:
+def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0,
+               shown: Page | None = None) -> Any:
+    """``check``'s first true result; on a timeout, what ``shown``'s page shows then."""
     deadline = time.monotonic() + timeout_s
     while True:
         result = check()
         if result:
             return result
         if time.monotonic() > deadline:
+            if shown is not None:
+                shown.shot("stuck")
+                raise AssertionError(f"timed out waiting for {what}: {what_it_shows(shown)}")
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.1)
 
@@ -194,7 +199,13 @@ def what_it_shows(player: Page) -> str:
     hand = page.locator("#hand button.tile").evaluate_all("ts => ts.map(t => t.dataset.digit)")
     return (f"v{version(player)}; status {page.locator('#status-line').inner_text()!r}; "
             f"toasts {page.locator('#toasts .toast').all_inner_texts()}; hand {hand}; "
-            f"log {page.locator('#log li').all_inner_texts()[-4:]}; problems {player.problems}")
+            f"log {page.locator('#log li').all_inner_texts()[-4:]}; problems {player.problems}; "
+            f"focus {page.evaluate(_FOCUS)}; actions {page.evaluate(_ACTIONS)}")
+
+
+_FOCUS = "() => document.activeElement && document.activeElement.outerHTML.slice(0, 120)"
+_ACTIONS = """() => [...document.querySelectorAll('#actions button')]
+  .map((b) => `${b.className}${b.disabled ? ' (disabled)' : ''}`)"""
 
 
 def my_move_or_end(player: Page) -> str | None:

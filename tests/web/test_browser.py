@@ -31,7 +31,6 @@ from browser_kit import (
     play_one_turn,
     refreshed_until,
     version,
-    what_it_shows,
 )
 from client import solve
 from e2e_server import LocalServer, serving
@@ -375,11 +374,8 @@ def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer
                 fay.shot("bot-mistake")
                 page.wait_for_selector("#players .player.blue .mistakes.some")
                 mistakes += 1
-            try:
-                eventually(lambda b=before: version(fay) > b, "the move applied")
-            except AssertionError as stuck:
-                fay.shot("bot-stuck")
-                raise AssertionError(f"{stuck} after a {did}: {what_it_shows(fay)}") from None
+            eventually(lambda b=before: version(fay) > b, f"the move applied after a {did}",
+                       shown=fay)
         else:
             raise AssertionError("the bot game did not end")
         assert mistakes == 1 and moves > 1

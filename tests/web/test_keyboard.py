@@ -143,7 +143,8 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
                 walk_to(kit, empty[0], size)
                 keys.press("Enter")
                 done.append("mistake")
-            eventually(lambda b=before: version(kit) > b, f"the move by keys ({done[-1]})")
+            eventually(lambda b=before: version(kit) > b, f"the move by keys ({done[-1]})",
+                       shown=kit)
         else:
             raise AssertionError("the game did not end")
 
