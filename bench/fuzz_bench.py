@@ -40,6 +40,7 @@ def main() -> None:
             width = max(len(k) for k in fuzzer.answers) if fuzzer.answers else 0
             for answer, count in fuzzer.answers.most_common():
                 print(f"  {answer:<{width}}  {count:>7}")
+            print(f"legal actions between batches: {dict(fuzzer.advanced)}")
             world.close()
     print("no exception escaped; every answer valid; no refusal changed a game or "
           "reached anyone else")

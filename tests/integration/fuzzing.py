@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import itertools
 import json
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from numbridge.protocol.wire import MAX_FRAME_BYTES, load_object
 from numbridge.service.dispatch import MessageHandler
 from numbridge.service.outcome import Outcome
 from numbridge.store.port import Store, Write
-from players import current, start_game
+from players import choose, current, start_game
 
 Json = Any
 _ids = itertools.count(1)
@@ -259,7 +260,8 @@ class Fuzzer:
                                rooms=[*world.svc.rooms.ids, "nowhere"])
         self.new_game()
         self.sent = 0
-        self.answers: Counter[str] = Counter()
+        self.answers: Counter[str] = Counter()  # to the fuzz's frames
+        self.advanced: Counter[str] = Counter()  # to advance()'s legal actions
         self.own_proposals: dict[str, str] = {}
         self.seated: dict[str, set[str]] = {}
         self.watching: set[tuple[str, str]] = set()  # (player, game) a watch answered
@@ -281,7 +283,7 @@ class Fuzzer:
         self.targets.hand = sorted({*state.blue.hand, *state.red.hand}) or [1]
 
     # One frame: send it, check the answer.
-    def send(self, sender: Conn, body: str | bytes) -> None:
+    def send(self, sender: Conn, body: str | bytes, tally: Counter[str] | None = None) -> None:
         self.sent += 1
         self.writes.games.clear()
         if self.sent % self.lambda_every == 0:
@@ -289,7 +291,19 @@ class Fuzzer:
         else:
             outcome = self.handler.handle(sender.id, body)
             replies, pushes = self._direct(outcome)
-        self._check(sender, body, replies, pushes)
+        self._check(sender, body, replies, pushes, self.answers if tally is None else tally)
+
+    def advance(self) -> None:
+        """A legal action by the player to move in the live game, sent and checked as any
+        other frame: each batch moves the game on (into its later phases, and to its
+        end), and a run always reaches the rules' success path."""
+        state = current(self.world, self.live)
+        if state.status != "playing" or state.turn is None:
+            return  # adjourned by the fuzz's own frames: no move to make
+        mover = self.ana if state.players[state.turn] == self.ana.player else self.bob
+        fields = choose(state, random.Random(self.sent))
+        self.send(mover, json.dumps({"id": f"f-{next(_ids)}", "game": self.live, **fields}),
+                  self.advanced)
 
     def _direct(self, outcome: Outcome) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
         for reply in outcome.replies:
@@ -327,12 +341,12 @@ class Fuzzer:
         return replies, pushed
 
     def _check(self, sender: Conn, body: str | bytes, replies: list[dict[str, Any]],
-               pushed: dict[str, list[Any]]) -> None:
+               pushed: dict[str, list[Any]], tally: Counter[str]) -> None:
         if not replies:
             raise FuzzFailure(f"no answer to {body!r:.200}")
         answer = replies[-1]
         expected = _readable_id(body)
-        self.answers[answer.get("code") or answer["type"]] += 1
+        tally[answer.get("code") or answer["type"]] += 1
         if "id" in answer and answer["id"] != expected:
             raise FuzzFailure(f"answer id {answer['id']!r}, expected {expected!r}: {body!r:.200}")
         if answer["type"] == "error":

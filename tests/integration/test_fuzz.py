@@ -32,6 +32,7 @@ def fuzz(fuzzer: Fuzzer, batches: int) -> None:
         for k in range(BATCH):
             sender = data.draw(senders, label="sender")
             fuzzer.send(sender, data.draw(slots[k % len(slots)], label="frame"))
+        fuzzer.advance()
         fuzzer.check_all()
 
     batch()
@@ -43,8 +44,11 @@ def test_no_frame_escapes_as_anything_but_a_typed_answer(world: World) -> None:
     started = time.perf_counter()
     fuzz(fuzzer, -(-frames // BATCH))
     elapsed = time.perf_counter() - started
-    print(f"fuzz: {fuzzer.sent} frames in {elapsed:.1f} s; answers {dict(fuzzer.answers)}")
+    print(f"fuzz: {fuzzer.sent} frames in {elapsed:.1f} s; answers {dict(fuzzer.answers)}; "
+          f"legal actions between batches {dict(fuzzer.advanced)}")
     assert fuzzer.sent >= frames
-    # The run reached the rules, not just the parser.
-    for code in ("malformed", "unknown_action", "unauthorized", "not_found", "ack"):
+    # The fuzz's frames reached the rules, not just the parser; and every legal action
+    # that moved the game on between batches was acknowledged.
+    for code in ("malformed", "unknown_action", "unauthorized", "not_found", "illegal"):
         assert fuzzer.answers[code] > 0, fuzzer.answers
+    assert set(fuzzer.advanced) == {"ack"}, fuzzer.advanced
