@@ -34,12 +34,12 @@ unexport PYTHONDONTWRITEBYTECODE
 # the dev venv took 33 s with pip, 4 s with uv; checkov's 38 s, 7 s. pip stays in the
 # venv for tools/layer_check.py (pip download for another platform).
 UV_VERSION := 0.13.9
-UV := $(BIN)/uv pip install --quiet
+UV_INSTALL := $(BIN)/uv pip install --quiet
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
-	$(UV) --python $(BIN)/python pip==26.3 -e '.[dev]'
+	$(UV_INSTALL) --python $(BIN)/python pip==26.3 -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -75,7 +75,7 @@ test-iam: $(STAMP)
 $(CHECKOV_STAMP): tools/checkov-requirements.txt | $(STAMP)
 	rm -rf $(CHECKOV_VENV)
 	$(PYTHON) -m venv $(CHECKOV_VENV)
-	$(UV) --python $(CHECKOV_VENV)/bin/python -r tools/checkov-requirements.txt
+	$(UV_INSTALL) --python $(CHECKOV_VENV)/bin/python -r tools/checkov-requirements.txt
 	touch $@
 
 # --skip-download: nothing fetched from Prisma Cloud (guidelines, severities).

@@ -23,6 +23,7 @@ from bench.measure import percentile
 
 GAMES = int(os.environ.get("BENCH_GAMES", "4"))
 
+
 def main() -> None:
     use_integration_harness()
     import tempfile
