@@ -25,7 +25,6 @@ LONG = (
     "tests/unit/rules/test_rules_properties.py::",
     "tests/integration/test_club_move.py::test_a_club_moves_to_dynamodb_and_back",
     "tests/integration/test_fuzz.py::test_no_frame_escapes",
-    "tests/e2e/test_e2e_load_bench.py::test_a_baseline_checkout_runs_beside_this_one",
     "tests/integration/test_batched_events.py::test_a_sync_answers_in_events_frames",
     "tests/unit/bot/test_bot_legal.py::test_every_action_the_bot_returns_is_legal",
 )

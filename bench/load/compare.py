@@ -35,7 +35,9 @@ def compare(work: Path, baseline: Path, games: int, think_s: float, seconds: flo
     try:
         for side in SIDES:
             servers[side].start()
-            run_games(servers[side], "warm-up", min(games, 10), 0.0, 5.0, room, level)
+            # No longer than a run: a short comparison stays short.
+            run_games(servers[side], "warm-up", min(games, 10), 0.0, min(5.0, seconds), room,
+                      level)
         for n in range(rounds):
             for side in (SIDES if n % 2 == 0 else SIDES[::-1]):
                 mode = f"thinking {think_s:g} s" if think_s else "at once"

@@ -83,7 +83,7 @@ def test_a_baseline_checkout_runs_beside_this_one(tmp_path: Path,
     from bench.load.compare import compare
 
     root = Path(__file__).resolve().parents[2]  # this checkout, as its own baseline
-    results = compare(tmp_path, root, 1, 0.0, 3.0, "blitz", "normal", 1)
+    results = compare(tmp_path, root, 1, 0.0, 1.0, "blitz", "normal", 1)
     for side in ("before", "after"):
         (result,) = results[side]
         assert result.stats.actions > 0 and result.cpu_ms_per_action > 0
