@@ -247,3 +247,23 @@ def ask_every_item_operation(dynamodb: Any,
         "TableName": ANSWERS, "Key": key(k), "UpdateExpression": "SET z = :z",
         "ExpressionAttributeValues": {":z": {"N": "2"}}}}])
     dynamodb.delete_item(TableName=ANSWERS, Key=key(k), ReturnValues="ALL_OLD")
+
+
+def test_an_action_is_found_among_the_methods_moto_finds_once_per_class(dynamodb: Any) -> None:
+    from moto.core import responses
+    from moto.dynamodb.responses import DynamoHandler
+    from moto.sqs.responses import SQSResponse
+
+    found = responses.method_names_from_class(DynamoHandler)  # type: ignore[attr-defined]
+    assert "transact_write_items" in found and "query" in found
+    assert responses.method_names_from_class(DynamoHandler) is found  # type: ignore[attr-defined]
+    moto_scaled.uninstall()
+    try:
+        for response in (DynamoHandler, SQSResponse):
+            theirs = responses.method_names_from_class(response)  # type: ignore[attr-defined]
+            assert theirs is not responses.method_names_from_class(response)  # type: ignore[attr-defined]
+            assert moto_scaled._method_names(response) == theirs
+    finally:
+        moto_scaled.install()
+    # Still answered through it: the action is found.
+    assert dynamodb.describe_table(TableName=TABLE)["Table"]["TableName"] == TABLE

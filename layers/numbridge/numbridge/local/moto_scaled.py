@@ -18,6 +18,10 @@ of its time per request in the tests). The item operations' answers (``GetItem``
 has turned its values into dicts, so they are written by ``json`` here: the output
 shape's members kept, nothing that is None, bytes in base64, as moto's own writer does.
 
+And one that costs every request a walk of its class: moto lists a response class's
+methods with ``inspect.getmembers`` to find the action's, request after request (an
+eighth of its time per request); the list is kept here, once per class.
+
 The first two rely on what moto and this project assume: DynamoDB's requests are taken one at
 a time (``embedded_moto``, ``testkit.moto_server``), so no other request sees the
 items between a cancelled transaction's writes and their undoing. A table's other
@@ -33,8 +37,10 @@ import json
 import threading
 from typing import Any
 
+import moto.core.responses as moto_responses
 from moto.core.common_types import TYPE_RESPONSE
 from moto.core.responses import ActionContext
+from moto.core.utils import method_names_from_class as _moto_method_names
 from moto.dynamodb.models import DynamoDBBackend
 from moto.dynamodb.models.dynamo_type import DynamoType, Item
 from moto.dynamodb.models.table import Table
@@ -157,6 +163,16 @@ def execute_result(self: DynamoResult, context: ActionContext) -> TYPE_RESPONSE:
         self.result, context)
 
 
+_METHOD_NAMES: dict[object, list[str]] = {}
+
+
+def _method_names(clazz: object) -> list[str]:
+    names = _METHOD_NAMES.get(clazz)
+    if names is None:
+        names = _METHOD_NAMES[clazz] = _moto_method_names(clazz)
+    return names
+
+
 def install() -> None:
     """Idempotent: moto's classes, patched once per process."""
     Table.__deepcopy__ = _table_deepcopy  # type: ignore[attr-defined]
@@ -164,6 +180,7 @@ def install() -> None:
     Table.query = query  # type: ignore[method-assign]
     DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
     DynamoResult.execute_result = execute_result  # type: ignore[method-assign,assignment]
+    moto_responses.method_names_from_class = _method_names  # type: ignore[attr-defined]
 
 
 def uninstall() -> None:
@@ -174,3 +191,4 @@ def uninstall() -> None:
     Table.query = _moto_query  # type: ignore[method-assign]
     DynamoDBBackend.transact_write_items = _moto_transact  # type: ignore[method-assign]
     DynamoResult.execute_result = _moto_execute_result  # type: ignore[method-assign]
+    moto_responses.method_names_from_class = _moto_method_names  # type: ignore[attr-defined]
