@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import functools
 import json
 import threading
 from typing import Any
@@ -163,14 +164,9 @@ def execute_result(self: DynamoResult, context: ActionContext) -> TYPE_RESPONSE:
         self.result, context)
 
 
-_METHOD_NAMES: dict[object, list[str]] = {}
-
-
+@functools.cache
 def _method_names(clazz: object) -> list[str]:
-    names = _METHOD_NAMES.get(clazz)
-    if names is None:
-        names = _METHOD_NAMES[clazz] = _moto_method_names(clazz)
-    return names
+    return _moto_method_names(clazz)
 
 
 def install() -> None:
