@@ -58,6 +58,19 @@ def walk_to(player: Page, index: int, size: int) -> None:
     assert int(player.page.evaluate(FOCUSED_CELL)) == index
 
 
+def take_by_keys(player: Page, clue: int, payment: int | None, size: int) -> None:
+    """The clue at `clue` taken: the tile to pay with picked, the clue selected by Enter
+    (unless it already is: Enter again would let it go), then T."""
+    if payment is not None:
+        pick(player, payment)
+    walk_to(player, clue, size)
+    selected = f"#board g.cell.sel[data-index='{clue}']"
+    if not player.page.locator(selected).count():
+        player.page.keyboard.press("Enter")
+    player.page.wait_for_selector(selected)
+    player.page.keyboard.press("t")
+
+
 def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None:
     kit = Page(browser, fresh_name("kit"))
     try:
@@ -122,12 +135,9 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
             if "exchange" not in done:
                 keys.press("x")  # the bag is full at the start: always allowed
                 done.append("exchange")
-            elif "take" not in done and free and len(hand) >= 2:
-                pick(kit, hand[0])  # the tile to pay with
-                walk_to(kit, free[0], size)
-                keys.press("Enter")  # the clue selected …
-                page.wait_for_selector(f"#board g.cell.sel[data-index='{free[0]}']")
-                keys.press("t")  # … and taken
+            elif free and (("take" not in done and len(hand) >= 2) or not hand):
+                # Paid with two tiles in Blitz (the first picked here), or free with none.
+                take_by_keys(kit, free[0], hand[0] if hand else None, size)
                 done.append("take")
             elif fits:
                 digit, index = fits[0]
@@ -164,6 +174,14 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
         kit.close()
 
 
+def seen_by_both(one: Page, other: Page, before: int, what: str) -> None:
+    """Both pages past version `before`: a page's own move is not shown (nor its status
+    line turned) until the server's event for it arrives."""
+    for player in (one, other):
+        eventually(lambda p=player: version(p) > before, f"{player.name}: {what} shown",
+                   shown=player)
+
+
 def logged(player: Page, kind: str) -> int:
     return int(player.page.locator(f"#log li[data-kind={kind}]").count())
 
@@ -187,11 +205,14 @@ def test_the_action_keys_swap_offer_answer_adjourn_resign_and_rematch(
                          "".join(c["block"] for c in dealt))
         lee.page.wait_for_selector("#status-line.mine")
         for _ in range(3):  # a cell of blue's, so that red may swap (an exchange owns none)
-            if play_one_turn(lee, solution, wrong=False) != "exchange":
+            before = version(lee)
+            did = play_one_turn(lee, solution, wrong=False)
+            seen_by_both(lee, kay, before, did)
+            if did != "exchange":
                 break
-            kay.page.wait_for_selector("#status-line.mine")
+            before = version(kay)
             kay.page.keyboard.press("x")
-            lee.page.wait_for_selector("#status-line.mine")
+            seen_by_both(lee, kay, before, "red's exchange")
         keys_of = {p.name: p.page.keyboard for p in (lee, kay)}
 
         # S: red takes blue's first cell over (the pie rule).
