@@ -13,13 +13,29 @@ from typing import Any
 
 
 def plain(value: object) -> Any:
-    if is_dataclass(value) and not isinstance(value, type):
+    shape = _shape(type(value))
+    if shape is not None:
         out = {}
-        for field in fields(value):
-            item = getattr(value, field.name)
-            if field.default is MISSING or item != field.default:
-                out[field.name] = plain(item)
+        for name, default in shape:
+            item = getattr(value, name)
+            if default is MISSING or item != default:
+                out[name] = plain(item)
         return out
     if isinstance(value, tuple):
         return [plain(item) for item in value]
     return value
+
+
+Shape = tuple[tuple[str, Any], ...] | None
+# Each type's shape, read once (every event and view passes through plain); a dict
+# rather than functools.cache, which mypy will not take a type object for.
+_SHAPES: dict[type, Shape] = {}
+
+
+def _shape(cls: type) -> Shape:
+    """A dataclass's fields and their defaults; None for any other type."""
+    try:
+        return _SHAPES[cls]
+    except KeyError:
+        shape = tuple((f.name, f.default) for f in fields(cls)) if is_dataclass(cls) else None
+        return _SHAPES.setdefault(cls, shape)
