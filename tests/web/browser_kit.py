@@ -192,6 +192,12 @@ def version(player: Page) -> int:
     return int(player.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
 
 
+def shown_past(player: Page, before: int, what: str) -> None:
+    """Until the page shows a version after `before`: a move is shown, and the status
+    line turned, only when the server's event for it arrives (not when it is sent)."""
+    eventually(lambda: version(player) > before, what, shown=player)
+
+
 def what_it_shows(player: Page) -> str:
     """What a stuck test's page says: version, status, toasts, hand, the log's last lines,
     and what went wrong in it."""

@@ -30,6 +30,7 @@ from browser_kit import (
     my_move_or_end,
     play_one_turn,
     refreshed_until,
+    shown_past,
     version,
 )
 from client import solve
@@ -374,8 +375,7 @@ def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer
                 fay.shot("bot-mistake")
                 page.wait_for_selector("#players .player.blue .mistakes.some")
                 mistakes += 1
-            eventually(lambda b=before: version(fay) > b, f"the move applied after a {did}",
-                       shown=fay)
+            shown_past(fay, before, f"the move applied after a {did}")
         else:
             raise AssertionError("the bot game did not end")
         assert mistakes == 1 and moves > 1

@@ -19,6 +19,7 @@ from browser_kit import (
     open_with_token,
     play_one_turn,
     propose,
+    shown_past,
     version,
 )
 from client import solve
@@ -153,8 +154,7 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
                 walk_to(kit, empty[0], size)
                 keys.press("Enter")
                 done.append("mistake")
-            eventually(lambda b=before: version(kit) > b, f"the move by keys ({done[-1]})",
-                       shown=kit)
+            shown_past(kit, before, f"the move by keys ({done[-1]})")
         else:
             raise AssertionError("the game did not end")
 
@@ -172,14 +172,6 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
         assert kit.problems == [], kit.problems
     finally:
         kit.close()
-
-
-def seen_by_both(one: Page, other: Page, before: int, what: str) -> None:
-    """Both pages past version `before`: a page's own move is not shown (nor its status
-    line turned) until the server's event for it arrives."""
-    for player in (one, other):
-        eventually(lambda p=player: version(p) > before, f"{player.name}: {what} shown",
-                   shown=player)
 
 
 def logged(player: Page, kind: str) -> int:
@@ -207,12 +199,14 @@ def test_the_action_keys_swap_offer_answer_adjourn_resign_and_rematch(
         for _ in range(3):  # a cell of blue's, so that red may swap (an exchange owns none)
             before = version(lee)
             did = play_one_turn(lee, solution, wrong=False)
-            seen_by_both(lee, kay, before, did)
+            for player in (lee, kay):
+                shown_past(player, before, f"{player.name}: {did} shown")
             if did != "exchange":
                 break
             before = version(kay)
             kay.page.keyboard.press("x")
-            seen_by_both(lee, kay, before, "red's exchange")
+            for player in (lee, kay):
+                shown_past(player, before, f"{player.name}: red's exchange shown")
         keys_of = {p.name: p.page.keyboard for p in (lee, kay)}
 
         # S: red takes blue's first cell over (the pie rule).

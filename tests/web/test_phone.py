@@ -27,6 +27,7 @@ from browser_kit import (
     press,
     propose,
     refreshed_until,
+    shown_past,
     version,
 )
 from client import solve
@@ -223,7 +224,7 @@ def test_a_game_against_the_bot_played_by_taps_alone(browser: Any, club: LocalSe
                 break
             before = version(tia)
             play_one_turn(tia, solution, wrong=False)
-            eventually(lambda b=before: version(tia) > b, "the move applied")
+            shown_past(tia, before, "the move applied")
         else:
             raise AssertionError("the game did not end")
         assert "sides connected" in page.locator("#result").inner_text()
