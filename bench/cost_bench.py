@@ -46,7 +46,7 @@ THINK_S = {"bridge": 20.0, "blitz": 10.0, "domains": 15.0}
 
 def memory_mb() -> dict[str, int]:
     """Each function's memory as template.yaml gives it (billed per GB-s)."""
-    from numbridge.local.functions import DEFAULT_MEMORY_MB
+    from numbridge.local.lambdas.functions import DEFAULT_MEMORY_MB
     from numbridge.sam_template import function_dirs, function_settings
 
     settings = function_settings()

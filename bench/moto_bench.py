@@ -1,6 +1,6 @@
 """A turn's requests on moto as the club grows: moto as it comes (a deep copy of the
 table per TransactWriteItems, a sort of the whole table per Query, answers written by
-walking botocore's model) against numbridge.local.moto_scaled (a copy of the items a
+walking botocore's model) against numbridge.local.data.moto_scaled (a copy of the items a
 transaction names, a query of its partition, answers written by json). Both run in
 this process on moto's backend, as the tests and ``numbridge serve --store dynamodb``
 (embedded moto) run it.
@@ -54,7 +54,7 @@ def turns(dynamodb: Any, table: str) -> tuple[list[float], list[float]]:
 def measure(scaled: bool) -> dict[int, tuple[list[float], list[float]]]:
     import boto3
     from moto import mock_aws
-    from numbridge.local import moto_scaled
+    from numbridge.local.data import moto_scaled
     from testkit.moto_server import key_table
 
     moto_scaled.install() if scaled else moto_scaled.uninstall()

@@ -80,6 +80,6 @@ class Server:
 
     def token(self, name: str) -> str:
         from numbridge.auth import issue_token
-        from numbridge.local.datadir import token_secret
+        from numbridge.local.data.datadir import token_secret
 
         return issue_token(name, token_secret(self.data_dir))

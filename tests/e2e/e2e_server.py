@@ -29,8 +29,8 @@ from typing import Any
 
 import boto3
 from numbridge.auth import issue_token
-from numbridge.local.datadir import token_secret
-from numbridge.local.stores import TABLE_NAME
+from numbridge.local.data.datadir import token_secret
+from numbridge.local.data.stores import TABLE_NAME
 from websockets.sync.client import ClientConnection, connect
 
 Frame = dict[str, Any]

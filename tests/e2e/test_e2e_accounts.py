@@ -18,7 +18,7 @@ import jwt
 import pytest
 from e2e_server import LocalServer, ServerFailed
 from numbridge.auth import issue_token
-from numbridge.local.datadir import database_file, token_secret
+from numbridge.local.data.datadir import database_file, token_secret
 from numbridge.store import keys
 from numbridge.store.sqlite import SqliteStore
 from websockets.exceptions import ConnectionClosed, InvalidStatus

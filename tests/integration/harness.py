@@ -25,7 +25,7 @@ from botocore.exceptions import ClientError
 from ledger import Ledger
 from numbridge.auth import MAX_TTL_S, issue_token
 from numbridge.club.rooms_config import load_rooms
-from numbridge.local.routing import select_route
+from numbridge.local.apigateway.routing import select_route
 from numbridge.protocol.models import validate_frame
 from numbridge.sam_template import create_tables, routes
 from numbridge.service import context as ctx

@@ -19,7 +19,7 @@ from numbridge.clubfile.files import ClubFileError
 from numbridge.clubfile.lines import Line
 from numbridge.clubfile.moving import ImportConflict, export_club, import_club
 from numbridge.clubfile.sections import SECTIONS, as_new
-from numbridge.local.signing import SignInRefused, SignIns
+from numbridge.local.accounts.signing import SignInRefused, SignIns
 from numbridge.store.accounts import Account, Accounts
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.port import ListingStore, Put

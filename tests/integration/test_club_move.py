@@ -18,7 +18,7 @@ from harness import SECRET, Conn, World
 from numbridge.auth import MAX_TTL_S
 from numbridge.cli import main
 from numbridge.clubfile.moving import export_club
-from numbridge.local.signing import SignInRefused, SignIns
+from numbridge.local.accounts.signing import SignInRefused, SignIns
 from numbridge.sam_template import create_tables
 from numbridge.service import context as ctx
 from numbridge.service.context import wall_clock_ms

@@ -4,10 +4,10 @@ pass instead of 64 MiB and three) and the sign-in routes over a store."""
 from __future__ import annotations
 
 from argon2 import PasswordHasher
-from numbridge.local.attempts import Attempts
-from numbridge.local.passwords import Passwords
-from numbridge.local.sign_in import LocalSignIn
-from numbridge.local.signing import SignIns
+from numbridge.local.accounts.attempts import Attempts
+from numbridge.local.accounts.passwords import Passwords
+from numbridge.local.accounts.sign_in import LocalSignIn
+from numbridge.local.accounts.signing import SignIns
 from numbridge.store.accounts import Accounts
 from numbridge.store.port import Store
 

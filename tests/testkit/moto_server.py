@@ -7,7 +7,7 @@ DynamoDB applies them — moto's own backend does not: it checks a transaction's
 conditions and then writes without a lock, so two threads could both win a
 conditional write. Nothing else is serialised: the races tests stage (two
 handlers that load the same version, then write) meet in the store, as they
-would in AWS. The server is ``numbridge.local.embedded_moto.EmbeddedMoto``, the
+would in AWS. The server is ``numbridge.local.data.embedded_moto.EmbeddedMoto``, the
 local runtime's own.
 """
 
@@ -25,7 +25,7 @@ def in_process() -> Iterator[None]:
     """``moto.mock_aws`` with DynamoDB's requests taken one at a time."""
     from moto import mock_aws
     from moto.core.botocore_stubber import BotocoreStubber
-    from numbridge.local import moto_scaled
+    from numbridge.local.data import moto_scaled
 
     moto_scaled.install()
 
@@ -51,7 +51,7 @@ def running() -> Iterator[str]:
     """A moto server on a free port; its base URL."""
     import logging
 
-    from numbridge.local.embedded_moto import EmbeddedMoto
+    from numbridge.local.data.embedded_moto import EmbeddedMoto
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per request otherwise
     server = EmbeddedMoto(ip_address="127.0.0.1", port=0, verbose=False)

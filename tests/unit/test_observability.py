@@ -18,7 +18,7 @@ from typing import Any, cast
 import pytest
 from aws_lambda_powertools.logging import logger as powertools_logger
 from aws_lambda_powertools.metrics.provider import cold_start
-from numbridge.local.lambda_context import LambdaContext
+from numbridge.local.lambdas.lambda_context import LambdaContext
 from numbridge.service import observability as obs
 from numbridge.service.handlers.entry import API_CORRELATION_ID, lambda_entry
 
@@ -180,7 +180,7 @@ def test_sampling_and_event_logging_follow_powertools_variables() -> None:
     every invocation, POWERTOOLS_LOGGER_LOG_EVENT logs the event, and with tracing
     off the X-Ray SDK is never loaded."""
     code = (
-        "from numbridge.local.lambda_context import LambdaContext\n"
+        "from numbridge.local.lambdas.lambda_context import LambdaContext\n"
         "from numbridge.service.handlers.entry import lambda_entry\n"
         "from numbridge.service.observability import logger\n"
         "handler = lambda_entry()(lambda event, context: logger.debug('looked'))\n"
@@ -204,7 +204,7 @@ def test_the_stacks_default_sample_rate_logs_no_debug() -> None:
 
     default = load_template(ROOT / "template.yaml")["Parameters"]["LogSampleRate"]["Default"]
     code = (
-        "from numbridge.local.lambda_context import LambdaContext\n"
+        "from numbridge.local.lambdas.lambda_context import LambdaContext\n"
         "from numbridge.service.handlers.entry import lambda_entry\n"
         "from numbridge.service.observability import logger\n"
         "handler = lambda_entry()(lambda event, context: logger.debug('looked'))\n"

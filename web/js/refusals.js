@@ -1,6 +1,6 @@
 /* Why the local server refuses a sign-in, as the page words it: each reason is a
  * catalog key `signin.<reason>` (sign-in.js), never the server's English. Pure: the Node
- * tests hold these lists against numbridge/local/sign_in.py and every catalog. */
+ * tests hold these lists against numbridge/local/accounts/sign_in.py and every catalog. */
 
 /** The typed refusals of `POST /local/token` (docs/protocol.md, "Local accounts"); the
  * server's `error` beside each is English, for logs. */

@@ -84,7 +84,7 @@ test('every request the client may send has its name in every language (an error
 });
 
 test('every refusal the local sign-in can answer is worded in every language', () => {
-  // The codes as numbridge/local/sign_in.py lists them (its docstring is the list).
+  // The codes as numbridge/local/accounts/sign_in.py lists them (its docstring is the list).
   const source = readFileSync(join(HERE, '..', '..', 'layers', 'numbridge', 'numbridge', 'local', 'sign_in.py'), 'utf8');
   const listed = source.slice(0, source.indexOf('Every answer carries')).slice(source.indexOf('Every refusal is'));
   const codes = [...listed.matchAll(/``([a-z_]+)``/g)].map((m) => m[1]).filter((word) => word !== 'retry_after_ms');

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 def build_parser() -> argparse.ArgumentParser:
     import numbridge.botcli.bot_command as bot_cli
     import numbridge.clubfile.club_command as club_cli
-    import numbridge.local.account_command as account_cli
+    import numbridge.local.accounts.account_command as account_cli
     import numbridge.local.serve_command as local_cli
     import numbridge.puzzles.puzzle_command as puzzle_cli
 

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from numbridge.local.management import sign_requests
+from numbridge.local.apigateway.management import sign_requests
 from testkit.moto_server import client
 
 Event = dict[str, Any]

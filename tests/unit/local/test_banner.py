@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from numbridge.local.apigateway.origins import PublicUrl
 from numbridge.local.banner import Started, banner, listening, machine_addresses
-from numbridge.local.origins import PublicUrl
 
 
 def text(host: str, public: str | None = None, addresses: tuple[str, ...] = ()) -> str:

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from aws_lambda_powertools.utilities.parser.models import SqsModel
-from numbridge.local.bots import LocalBotTurns
+from numbridge.local.lambdas.bots import LocalBotTurns
 
 Event = dict[str, Any]
 

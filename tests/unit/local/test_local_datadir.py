@@ -15,14 +15,13 @@ from typing import Any
 import pytest
 from numbridge.auth import verify_token
 from numbridge.local import serve_command as cli
-from numbridge.local.datadir import (
+from numbridge.local.data.datadir import (
     DataDirError,
     DataDirLock,
     data_dir,
     database_file,
     token_secret,
 )
-from numbridge.local.upgrade import import_snapshot
 from numbridge.store.sqlite import SqliteStore
 
 
@@ -200,32 +199,6 @@ def test_a_database_behind_a_symlink_is_refused(directory: Path, tmp_path: Path)
     (directory / "numbridge.db").symlink_to(tmp_path / "elsewhere.db")
     with pytest.raises(DataDirError, match="not a regular file"):
         database_file(directory)
-
-
-def test_a_snapshot_is_imported_only_when_it_is_the_servers_own(
-        directory: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    snapshot = directory / "snapshot.json"
-    store = SqliteStore(database_file(directory))
-    try:
-        (tmp_path / "planted.json").write_text('{"format": 1, "tables": {}}')
-        snapshot.symlink_to(tmp_path / "planted.json")
-        with pytest.raises(DataDirError, match="symbolic link"):
-            import_snapshot(directory, store)
-        snapshot.unlink()
-        snapshot.write_text('{"format": 1, "tables": {}}')
-        os.chmod(snapshot, 0o666)
-        with pytest.raises(DataDirError, match="writable by group or others"):
-            import_snapshot(directory, store)
-        os.chmod(snapshot, 0o644)
-        with monkeypatch.context() as as_another:
-            run_as_someone_else(as_another)
-            with pytest.raises(DataDirError, match="belongs to"):
-                import_snapshot(directory, store)
-        assert snapshot.exists()  # nothing was imported
-        assert import_snapshot(directory, store) == 0  # an empty one of our own
-        assert not snapshot.exists()
-    finally:
-        store.close()
 
 
 def test_a_second_server_on_a_directory_is_refused_with_the_first_ones_pid(

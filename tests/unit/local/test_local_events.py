@@ -12,22 +12,22 @@ from aws_lambda_powertools.utilities.parser.models import (
     EventBridgeModel,
     SqsModel,
 )
-from numbridge.local import ids
-from numbridge.local.aws_events import (
-    failed_message_ids,
-    queue_arn,
-    scheduled_event,
-    sqs_event,
-)
-from numbridge.local.gateway_events import (
+from numbridge.local.apigateway import ids
+from numbridge.local.apigateway.gateway_events import (
     Client,
     connect_event,
     disconnect_event,
     message_event,
     request_time,
 )
-from numbridge.local.lambda_context import LambdaContext
-from numbridge.local.routing import select_route
+from numbridge.local.apigateway.routing import select_route
+from numbridge.local.lambdas.aws_events import (
+    failed_message_ids,
+    queue_arn,
+    scheduled_event,
+    sqs_event,
+)
+from numbridge.local.lambdas.lambda_context import LambdaContext
 
 CLIENT = Client(
     connection_id="L0SM9cOFvHcCIhw=",

@@ -17,8 +17,8 @@ from aws_lambda_powertools.utilities.parser.models import (
     APIGatewayWebSocketMessageEventModel,
 )
 from local_fakes import Recorder
-from numbridge.local.functions import Function
-from numbridge.local.gateway import GatewaySettings
+from numbridge.local.apigateway.gateway import GatewaySettings
+from numbridge.local.lambdas.functions import Function
 from numbridge.local.threaded import ThreadedGateway
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
@@ -248,7 +248,7 @@ def test_a_connection_sending_too_fast_is_read_at_its_pace(recorder: Recorder) -
 def test_a_slow_handler_holds_back_reading_not_memory(
     recorder: Recorder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from numbridge.local import gateway as gateway_module
+    from numbridge.local.apigateway import gateway as gateway_module
 
     read: list[str] = []
     real_select = gateway_module.select_route

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 from local_fakes import Recorder, aws_client, management_client
-from numbridge.local.functions import Function
+from numbridge.local.lambdas.functions import Function
 from numbridge.local.threaded import ThreadedGateway
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -153,7 +153,7 @@ def test_a_signature_holds_for_its_own_request_only(
     import urllib.error
     import urllib.request
 
-    from numbridge.local.management import SIGNATURE_HEADER, signature
+    from numbridge.local.apigateway.management import SIGNATURE_HEADER, signature
 
     ws, connection_id = open_socket(gateway, recorder)
     with ws:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aws_lambda_powertools.utilities.parser.models import EventBridgeModel, SqsModel
-from numbridge.local.deadline_timers import DeadlineTimers
+from numbridge.local.lambdas.deadline_timers import DeadlineTimers
 
 Event = dict[str, Any]
 
@@ -125,7 +125,7 @@ def test_pending_deadlines_are_armed_at_start_past_ones_at_once() -> None:
 
 
 def test_a_failed_delivery_comes_back(monkeypatch: Any) -> None:
-    monkeypatch.setattr("numbridge.local.deadline_timers.RETRY_S", 0.1)
+    monkeypatch.setattr("numbridge.local.lambdas.deadline_timers.RETRY_S", 0.1)
 
     def fail_once(event: Event) -> Any:
         if len([e for e in function.events if "Records" in e]) == 1:

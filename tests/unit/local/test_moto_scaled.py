@@ -1,4 +1,4 @@
-"""moto with its cost per request not growing with the table (numbridge.local.moto_scaled):
+"""moto with its cost per request not growing with the table (numbridge.local.data.moto_scaled):
 a cancelled TransactWriteItems leaves every item as it was, one whose conditions all
 hold writes all of it — what DynamoDB promises — and a table's other deep copies still
 copy; a query of the table answers what moto's own query answers, page by page."""
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numbridge.local import moto_scaled
+from numbridge.local.data import moto_scaled
 from testkit.moto_server import client, in_process, key_table
 
 TABLE = "rollback"

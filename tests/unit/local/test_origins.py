@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from numbridge.local.origins import PublicUrl, ServerNames, is_loopback, split_authority
+from numbridge.local.apigateway.origins import PublicUrl, ServerNames, is_loopback, split_authority
 
 LAN = ServerNames("0.0.0.0", PublicUrl.parse("https://club.example.org"))
 

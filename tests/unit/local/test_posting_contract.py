@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 from local_fakes import Recorder, management_client
-from numbridge.local.functions import Function
-from numbridge.local.management import DELETED, MAX_DATA_BYTES
-from numbridge.local.posting import LocalManagementClient
+from numbridge.local.apigateway.management import DELETED, MAX_DATA_BYTES
+from numbridge.local.apigateway.posting import LocalManagementClient
+from numbridge.local.lambdas.functions import Function
 from numbridge.local.threaded import ThreadedGateway
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect

@@ -1,10 +1,16 @@
-"""The rule texts of docs/ as a web page (numbridge.local.rules_page): the pieces found
+"""The rule texts of docs/ as a web page (numbridge.local.apigateway.rules_page): the pieces found
 in a seed page and in docs/rules.md, and nothing of the text ever taken as markup."""
 
 from __future__ import annotations
 
-from numbridge.local.functions import repo_root
-from numbridge.local.rules_page import Block, markdown_blocks, page, seed_blocks, unflatten
+from numbridge.local.apigateway.rules_page import (
+    Block,
+    markdown_blocks,
+    page,
+    seed_blocks,
+    unflatten,
+)
+from numbridge.local.lambdas.functions import repo_root
 
 SEED = """Numbridge — Rules
 VOG — Vinco Online Games

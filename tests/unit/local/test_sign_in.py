@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from local_fakes import Recorder
 from numbridge.auth import verify_operator
-from numbridge.local.attempts import NAME_BURST, Attempts
-from numbridge.local.functions import Function
+from numbridge.local.accounts.attempts import NAME_BURST, Attempts
+from numbridge.local.accounts.sign_in import MAX_BODY_BYTES, PASSWORD_PATH, PATH, read_fields
+from numbridge.local.accounts.signing import SignInRefused
+from numbridge.local.lambdas.functions import Function
 from numbridge.local.server import ServeOptions, check_open_sign_in
-from numbridge.local.sign_in import MAX_BODY_BYTES, PASSWORD_PATH, PATH, read_fields
-from numbridge.local.signing import SignInRefused
 from numbridge.local.threaded import ThreadedGateway
 from numbridge.store import keys
 from numbridge.store.accounts import Accounts

@@ -14,9 +14,9 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 from local_fakes import Recorder
-from numbridge.local.attempts import ADDRESS_BURST, Attempts
-from numbridge.local.functions import Function
-from numbridge.local.sign_in import PATH, client_address
+from numbridge.local.accounts.attempts import ADDRESS_BURST, Attempts
+from numbridge.local.accounts.sign_in import PATH, client_address
+from numbridge.local.lambdas.functions import Function
 from numbridge.local.threaded import ThreadedGateway
 from numbridge.store.sqlite import SqliteStore
 from testkit.accounts import PASSWORD, local_sign_in

@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from local_fakes import Recorder
 from numbridge.auth import verify_operator
-from numbridge.local.attempts import Attempts
-from numbridge.local.functions import Function
-from numbridge.local.sign_in import MAX_BODY_BYTES, PASSWORD_PATH, PATH
+from numbridge.local.accounts.attempts import Attempts
+from numbridge.local.accounts.sign_in import MAX_BODY_BYTES, PASSWORD_PATH, PATH
+from numbridge.local.lambdas.functions import Function
 from numbridge.local.threaded import ThreadedGateway
 from numbridge.names import fold_name
 from numbridge.store.sqlite import SqliteStore

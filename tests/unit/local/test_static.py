@@ -13,9 +13,9 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 from local_fakes import Recorder
+from numbridge.local.apigateway.static import CONTENT_TYPES, RULE_PAGES, StaticClient, safe_path
 from numbridge.local.banner import Started, banner
-from numbridge.local.functions import Function, repo_root
-from numbridge.local.static import CONTENT_TYPES, RULE_PAGES, StaticClient, safe_path
+from numbridge.local.lambdas.functions import Function, repo_root
 from numbridge.local.threaded import ThreadedGateway
 from websockets.sync.client import connect
 

@@ -104,6 +104,3 @@ def test_a_player_from_before_records_is_found_by_their_data(store: Store) -> No
     assert accounts.earlier_player("bob") is None
     assert isinstance(store, ListingStore)  # both adapters list: any spelling is found
     assert accounts.earlier_player("ANA") == "Ana"
-    assert accounts.without_record() == ["Ana"]
-    accounts.add(Account(name="Ana", created_ms=1))
-    assert accounts.without_record() == []

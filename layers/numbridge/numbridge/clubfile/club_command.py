@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from numbridge.local.store_arguments import StoreRefused, add_store_arguments, open_named_store
+from numbridge.local.data.store_arguments import StoreRefused, add_store_arguments, open_named_store
 
 EXIT_REFUSED = 2
 

@@ -9,7 +9,7 @@ import socket
 from collections.abc import Iterable
 from pathlib import Path
 
-from numbridge.local.origins import WILDCARDS, PublicUrl, canonical_host, is_loopback
+from numbridge.local.apigateway.origins import WILDCARDS, PublicUrl, canonical_host, is_loopback
 from numbridge.values import frozen
 
 # Any address off this machine: a UDP socket "connected" to it (nothing is sent) tells
@@ -84,12 +84,9 @@ class Started:
     default_data_dir: bool
     store: str
     database_file: Path | None
-    imported: int = 0
     armed: int = 0
     listening: Listening | None = None
     open_sign_in: bool = False
-    # Players from before accounts, told of once (local.claims).
-    unclaimed: int = 0
 
 
 def banner(started: Started) -> str:
@@ -97,16 +94,11 @@ def banner(started: Started) -> str:
     if not started.default_data_dir:
         token_cmd += f" --data-dir {shlex.quote(str(started.data_dir))}"
     notes = []
-    if started.imported:
-        notes.append(f"  Upgraded      imported {started.imported} items from the old snapshot")
     if started.armed:
         notes.append(f"  Timers        {started.armed} pending deadlines armed again")
     if started.database_file is not None:
         db = shlex.quote(str(started.database_file))
         notes.append(f"  Backup        sqlite3 {db} \".backup backup.db\"  (safe while serving)")
-    if started.unclaimed:
-        notes.append(f"  Accounts      {started.unclaimed} players from before accounts: each "
-                     "claims their name (chooses a password) at their first sign-in")
     extra = "\n".join(notes)
     how = ("sign in by name alone: --open-sign-in" if started.open_sign_in
            else "sign in with a name and password")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from numbridge.local.store_arguments import StoreRefused, add_store_arguments, open_named_store
+from numbridge.local.data.store_arguments import StoreRefused, add_store_arguments, open_named_store
 
 
 def register(subparsers: Any) -> None:
@@ -111,7 +111,7 @@ def _token(args: argparse.Namespace) -> int:
     import sys
 
     from numbridge.auth import issue_token
-    from numbridge.local.datadir import token_secret
+    from numbridge.local.data.datadir import token_secret
 
     try:
         generation = _generation(args)
@@ -127,7 +127,7 @@ def local_token(name: str, data_dir: str | None) -> str:
     """A token for ``name`` from the local server's data directory: its secret, the
     player's generation in its database (``numbridge bot`` against a local server)."""
     from numbridge.auth import DEFAULT_TTL_S, issue_token
-    from numbridge.local.datadir import token_secret
+    from numbridge.local.data.datadir import token_secret
 
     args = argparse.Namespace(name=name, data_dir=data_dir, store=None, table=None,
                               dynamodb_endpoint=None)
@@ -137,7 +137,7 @@ def local_token(name: str, data_dir: str | None) -> str:
 
 
 def _secret_dir(args: argparse.Namespace) -> Any:
-    from numbridge.local.datadir import data_dir
+    from numbridge.local.data.datadir import data_dir
 
     return data_dir(args.data_dir)
 
@@ -145,7 +145,7 @@ def _secret_dir(args: argparse.Namespace) -> Any:
 def _generation(args: argparse.Namespace) -> int:
     """The player's token generation in the store, 0 if they have no record (or the
     data directory no database yet); a disabled player gets no token."""
-    from numbridge.local.datadir import DATABASE_FILE, data_dir
+    from numbridge.local.data.datadir import DATABASE_FILE, data_dir
     from numbridge.store.accounts import Accounts
 
     if (args.store or "sqlite") == "sqlite" and not args.table and not args.dynamodb_endpoint \

@@ -1,10 +1,10 @@
 """``numbridge serve``: the whole backend on one machine.
 
 Start-up: data dir checked and locked, token secret → port bound → the database (SQLite in the
-data dir, or DynamoDB) → an old snapshot imported once → stale connections
-forgotten → handler environment → handlers imported → gateway built → services
-wired (store, the management client — a call into the gateway's own sockets,
-whatever the store — deadline timers, the bot queue) → gateway listening →
+data dir, or DynamoDB) → stale connections forgotten → handler environment →
+handlers imported → gateway built → services wired (store, the management client —
+a call into the gateway's own sockets, whatever the store — deadline timers, the bot
+queue) → gateway listening →
 every pending deadline armed (and a bot turn owed sent again), sweep running.
 Shutdown (Ctrl-C / SIGTERM): sockets closed with 1001 and their ``$disconnect``
 handlers run, timers and bot queue stopped, the database closed. Every
@@ -24,26 +24,25 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from numbridge.local import environment, upgrade
+from numbridge.local.accounts.sign_in import LocalSignIn
+from numbridge.local.accounts.signing import SignIns
+from numbridge.local.apigateway.gateway import TOKEN_EXPIRED, TOKEN_EXPIRED_REASON
+from numbridge.local.apigateway.http_server import GatewayServer, base_url, bind
+from numbridge.local.apigateway.origins import PublicUrl, ServerNames, is_loopback
+from numbridge.local.apigateway.posting import LocalManagementClient
 from numbridge.local.banner import Started, banner, listening
-from numbridge.local.bots import LocalBotTurns
-from numbridge.local.claims import claim_notice
-from numbridge.local.datadir import DataDirLock, data_dir, token_secret
-from numbridge.local.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
-from numbridge.local.functions import (
+from numbridge.local.data.datadir import DataDirLock, data_dir, token_secret
+from numbridge.local.data.stores import OpenStore, open_store
+from numbridge.local.lambdas import environment
+from numbridge.local.lambdas.bots import LocalBotTurns
+from numbridge.local.lambdas.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
+from numbridge.local.lambdas.functions import (
     Invoker,
     repo_root,
     route_functions,
     template_functions,
     template_routes,
 )
-from numbridge.local.gateway import TOKEN_EXPIRED, TOKEN_EXPIRED_REASON
-from numbridge.local.http_server import GatewayServer, base_url, bind
-from numbridge.local.origins import PublicUrl, ServerNames, is_loopback
-from numbridge.local.posting import LocalManagementClient
-from numbridge.local.sign_in import LocalSignIn
-from numbridge.local.signing import SignIns
-from numbridge.local.stores import OpenStore, open_store
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
 from numbridge.store.accounts import Accounts
@@ -153,7 +152,6 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
     opened = open_store(options.store, directory, dynamodb_endpoint=options.dynamodb_endpoint,
                         synchronous=options.synchronous, template_path=root / "template.yaml")
     try:
-        imported = upgrade.import_snapshot(directory, opened.store)
         _forget_connections(opened)
         environment.apply(environment.handler_environment(
             token_secret=secret, management_endpoint=http_url))
@@ -171,7 +169,6 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
             SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in,
             behind_proxy=bool(options.public_url)))
-        unclaimed = claim_notice(opened.store)
         management = LocalManagementClient(
             server.registry, asyncio.get_running_loop(),
             lambda connection: server.gateway.close(connection, TOKEN_EXPIRED,
@@ -188,9 +185,9 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
             ws_url=base_url(options.host, port, "ws") + "/", http_url=http_url,
             data_dir=directory, default_data_dir=options.data_dir is None,
             store=opened.where, database_file=opened.database_file,
-            imported=imported, armed=armed,
+            armed=armed,
             listening=listening(options.host, port, names.public),
-            open_sign_in=options.open_sign_in, unclaimed=unclaimed,
+            open_sign_in=options.open_sign_in,
         )), flush=True)
 
         await stop.wait()

@@ -7,11 +7,11 @@ import threading
 from collections.abc import Mapping
 from types import TracebackType
 
-from numbridge.local.functions import Function, Invoker
-from numbridge.local.gateway import GatewaySettings
-from numbridge.local.http_server import GatewayServer, base_url, bind
-from numbridge.local.origins import PublicUrl, ServerNames
-from numbridge.local.sign_in import LocalSignIn
+from numbridge.local.accounts.sign_in import LocalSignIn
+from numbridge.local.apigateway.gateway import GatewaySettings
+from numbridge.local.apigateway.http_server import GatewayServer, base_url, bind
+from numbridge.local.apigateway.origins import PublicUrl, ServerNames
+from numbridge.local.lambdas.functions import Function, Invoker
 
 
 class ThreadedGateway:

@@ -188,17 +188,6 @@ class Accounts:
                 return earlier
         return None
 
-    def without_record(self) -> list[str]:
-        """Players with data in a listing store and no record: those who will claim
-        their name at their first sign-in (empty on a store that cannot list; on
-        DynamoDB a Scan: the local server asks once, at start)."""
-        if not isinstance(self.store, ListingStore):
-            return []
-        prefix = keys.player("")
-        names = {pk.removeprefix(prefix) for pk in self.store.partitions(prefix)}
-        recorded = {fold_name(a.name) for a in self.all()}
-        return sorted(n for n in names if fold_name(n) not in recorded)
-
 
 def _replace(account: Account, **changes: object) -> Account:
     return dataclasses.replace(account, **changes)  # type: ignore[arg-type]

@@ -20,7 +20,6 @@
 | a connection's watch | ``CONN#c`` | ``WATCH#g`` | |
 | request receipt | ``REQ#a`` | ``ID#request-id`` | |
 | a player's record (account) | ``NAME#folded name`` | ``ACCOUNT`` | ``ACCOUNTS`` / folded name |
-| what the host was told once | ``NOTICES`` | ``CLAIM`` | |
 
 The deadline index is sharded by game (``DEADLINE#0`` … ``DEADLINE#15``): one
 partition key takes about 1,000 writes a second, and every move of every game
@@ -183,5 +182,3 @@ def account(folded_name: str) -> str:
     """A player's record, under the name as :func:`numbridge.names.fold_name` folds it."""
     return f"NAME#{folded_name}"
 
-NOTICES = "NOTICES"
-CLAIM_NOTICE = "CLAIM"

@@ -11,8 +11,8 @@ from typing import Any
 
 import boto3
 
-from numbridge.local.aws_events import REGION
-from numbridge.local.datadir import DATABASE_FILE, database_file
+from numbridge.local.data.datadir import DATABASE_FILE, database_file
+from numbridge.local.lambdas.aws_events import REGION
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.port import Store
 from numbridge.store.sqlite import SqliteStore
@@ -52,7 +52,7 @@ def open_store(kind: str, data_dir: Path, *, dynamodb_endpoint: str | None = Non
     endpoint = dynamodb_endpoint or os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or None
     moto = None
     if endpoint is None:
-        from numbridge.local.embedded_moto import EmbeddedMoto
+        from numbridge.local.data.embedded_moto import EmbeddedMoto
 
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request otherwise
         moto = EmbeddedMoto(ip_address="127.0.0.1", port=0, verbose=False)

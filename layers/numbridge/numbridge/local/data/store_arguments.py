@@ -32,7 +32,7 @@ def open_named_store(args: argparse.Namespace, *, must_exist: bool) -> tuple[Any
     if kind == "sqlite":
         if args.table or args.dynamodb_endpoint:
             raise StoreRefused("--table and --dynamodb-endpoint go with --store dynamodb")
-        from numbridge.local.datadir import (
+        from numbridge.local.data.datadir import (
             DATABASE_FILE,
             DataDirError,
             data_dir,
@@ -62,8 +62,8 @@ def _dynamodb(table: str, endpoint: str | None) -> tuple[Any, str]:
     import boto3
     from botocore.exceptions import BotoCoreError, ClientError
 
-    from numbridge.local.aws_events import REGION
-    from numbridge.local.stores import DUMMY_CREDENTIALS
+    from numbridge.local.data.stores import DUMMY_CREDENTIALS
+    from numbridge.local.lambdas.aws_events import REGION
     from numbridge.store.dynamodb import DynamoStore
 
     endpoint = endpoint or os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or None

@@ -13,7 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from numbridge.local.lambda_context import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, LambdaContext
+from numbridge.local.lambdas.lambda_context import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT_S,
+    LambdaContext,
+)
 from numbridge.values import frozen
 
 log = logging.getLogger("numbridge.local")

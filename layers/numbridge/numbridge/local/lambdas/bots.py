@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from numbridge.local.aws_events import failed_message_ids, sqs_event
+from numbridge.local.lambdas.aws_events import failed_message_ids, sqs_event
 from numbridge.service.aws.sqs_bot_turns import DEFAULT_DELAY_MS
 
 log = logging.getLogger("numbridge.local")

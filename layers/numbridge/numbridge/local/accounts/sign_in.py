@@ -2,7 +2,7 @@
 stack has neither route: Cognito and operator tokens there).
 
 ``/local/token`` ``{"name", "password"}`` answers ``{"token", "player", "created",
-"claimed"}`` (:mod:`numbridge.local.signing` decides); ``/local/password``
+"claimed"}`` (:mod:`numbridge.local.accounts.signing` decides); ``/local/password``
 ``{"name", "password", "new_password"}`` answers ``{}``. Every refusal is
 ``{"code", "error"}`` with its status: 400 ``bad_request`` / ``bad_name`` /
 ``weak_password``, 401 ``bad_password``, 403 ``disabled``, 409 ``name_taken``, 413
@@ -12,7 +12,7 @@ no-store``. With open sign-in the password of ``/local/token`` may be left out.
 
 Only a body declared ``application/json`` is read: a page elsewhere cannot send one
 without a CORS preflight, which this server never grants; the Host and Origin
-checks (:mod:`numbridge.local.origins`) run before these routes too. Store reads
+checks (:mod:`numbridge.local.apigateway.origins`) run before these routes too. Store reads
 and Argon2 run on a small thread pool of their own, never on the event loop.
 
 The failures are limited per address too (:func:`client_address`): the peer's,
@@ -35,10 +35,10 @@ from typing import Any, Final, TypeVar
 
 from aiohttp import web
 
-from numbridge.local.attempts import Attempts
-from numbridge.local.gateway_events import STAGE
-from numbridge.local.origins import is_loopback
-from numbridge.local.signing import Granted, SignInRefused, SignIns
+from numbridge.local.accounts.attempts import Attempts
+from numbridge.local.accounts.signing import Granted, SignInRefused, SignIns
+from numbridge.local.apigateway.gateway_events import STAGE
+from numbridge.local.apigateway.origins import is_loopback
 
 PATH = f"/{STAGE}/token"
 PASSWORD_PATH = f"/{STAGE}/password"

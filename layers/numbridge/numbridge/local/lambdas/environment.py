@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from numbridge.local.aws_events import REGION
+from numbridge.local.lambdas.aws_events import REGION
 
 POWERTOOLS = {
     "POWERTOOLS_SERVICE_NAME": "numbridge",

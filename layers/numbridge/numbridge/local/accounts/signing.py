@@ -1,7 +1,7 @@
 """Local accounts: who may have a token for a name, decided against the store.
 
 - A name no one has: the account is made with the password (at least
-  :data:`~numbridge.local.passwords.MIN_PASSWORD_CHARS` characters). If the
+  :data:`~numbridge.local.accounts.passwords.MIN_PASSWORD_CHARS` characters). If the
   store already holds that player's games or ratings (a data directory from
   before accounts), the account keeps the player's spelling and the answer
   says ``claimed``.
@@ -12,7 +12,7 @@
 - With open sign-in (``--open-sign-in``, a one-person machine), a name alone
   gets a token, as before accounts; a password, if sent, is still checked.
 
-Everything here is blocking (store reads, Argon2): :mod:`numbridge.local.sign_in`
+Everything here is blocking (store reads, Argon2): :mod:`numbridge.local.accounts.sign_in`
 runs it off the event loop.
 """
 
@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 
 from numbridge.auth import DEFAULT_TTL_S, issue_token
-from numbridge.local.passwords import Passwords, WeakPassword, check_new_password
+from numbridge.local.accounts.passwords import Passwords, WeakPassword, check_new_password
 from numbridge.names import check_player_name, fold_name, is_reserved
 from numbridge.store.accounts import Account, Accounts
 from numbridge.values import frozen

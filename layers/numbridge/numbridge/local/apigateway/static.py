@@ -8,7 +8,7 @@ assets are under ``/web/``. Files are read on every request (no build step,
 edits show on reload); only known file types are served, and nothing outside
 ``web/`` — but the rule pages: ``/web/rules/<lang>`` is the club's rules in
 that language, the page(s) of ``docs/seeds/`` (``docs/rules.md`` for English)
-as a web page (:mod:`numbridge.local.rules_page`). The request only picks a
+as a web page (:mod:`numbridge.local.apigateway.rules_page`). The request only picks a
 language from :data:`RULE_PAGES`; no path of it reaches the disk.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path, PurePosixPath
 
 from aiohttp import web
 
-from numbridge.local import rules_page
-from numbridge.local.functions import repo_root
+from numbridge.local.apigateway import rules_page
+from numbridge.local.lambdas.functions import repo_root
 
 ASSETS = "/web/"
 INDEX = "index.html"

@@ -3,7 +3,7 @@
 Hashing and checking are slow on purpose (RFC 9106's second recommended profile,
 argon2-cffi's default: 64 MiB, 3 passes): a stolen database then costs that
 much per guess. The server runs them off its event loop
-(:mod:`numbridge.local.sign_in`).
+(:mod:`numbridge.local.accounts.sign_in`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
-from numbridge.local.store_arguments import StoreRefused, add_store_arguments, open_named_store
+from numbridge.local.data.store_arguments import StoreRefused, add_store_arguments, open_named_store
 
 EXIT_REFUSED = 2
 
@@ -81,7 +81,7 @@ def _how(account: Any) -> str:
 
 
 def _change(args: argparse.Namespace) -> int:
-    from numbridge.local.passwords import Passwords, new_password
+    from numbridge.local.accounts.passwords import Passwords, new_password
     from numbridge.store.accounts import Accounts, NoSuchAccount
 
     try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from numbridge.local import ids
-from numbridge.local.aws_events import ACCOUNT, REGION
+from numbridge.local.apigateway import ids
+from numbridge.local.lambdas.aws_events import ACCOUNT, REGION
 
 DEFAULT_TIMEOUT_S = 30.0
 DEFAULT_MEMORY_MB = 512

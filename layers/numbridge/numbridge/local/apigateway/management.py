@@ -27,8 +27,8 @@ from urllib.parse import unquote, urlsplit
 
 from aiohttp import web
 
-from numbridge.local.gateway_events import STAGE
-from numbridge.local.sockets import Connection, ConnectionRegistry
+from numbridge.local.apigateway.gateway_events import STAGE
+from numbridge.local.apigateway.sockets import Connection, ConnectionRegistry
 
 log = logging.getLogger("numbridge.local")
 

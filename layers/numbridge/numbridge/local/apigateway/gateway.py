@@ -19,9 +19,8 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from numbridge.auth import expiry_of
-from numbridge.local import ids
-from numbridge.local.functions import Function, Invoker
-from numbridge.local.gateway_events import (
+from numbridge.local.apigateway import ids
+from numbridge.local.apigateway.gateway_events import (
     Client,
     Event,
     connect_event,
@@ -29,8 +28,9 @@ from numbridge.local.gateway_events import (
     message_event,
     now_ms,
 )
-from numbridge.local.routing import CONNECT, DISCONNECT, select_route
-from numbridge.local.sockets import GOING_AWAY, Connection, ConnectionRegistry
+from numbridge.local.apigateway.routing import CONNECT, DISCONNECT, select_route
+from numbridge.local.apigateway.sockets import GOING_AWAY, Connection, ConnectionRegistry
+from numbridge.local.lambdas.functions import Function, Invoker
 from numbridge.values import frozen
 
 log = logging.getLogger("numbridge.local")

@@ -29,8 +29,8 @@ from collections.abc import Callable, Coroutine
 
 from botocore.exceptions import ClientError
 
-from numbridge.local.management import MAX_DATA_BYTES
-from numbridge.local.sockets import Connection, ConnectionRegistry
+from numbridge.local.apigateway.management import MAX_DATA_BYTES
+from numbridge.local.apigateway.sockets import Connection, ConnectionRegistry
 
 log = logging.getLogger("numbridge.local")
 

@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from numbridge.local.aws_events import failed_message_ids, scheduled_event, sqs_event
+from numbridge.local.lambdas.aws_events import failed_message_ids, scheduled_event, sqs_event
 
 log = logging.getLogger("numbridge.local")
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from numbridge.local.gateway_events import Client, now_ms
+from numbridge.local.apigateway.gateway_events import Client, now_ms
 
 GOING_AWAY = 1001
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from numbridge.local import ids
+from numbridge.local.apigateway import ids
 from numbridge.values import frozen
 
 STAGE = "local"

@@ -27,8 +27,8 @@ from moto.moto_server.werkzeug_app import (
 from moto.server import ThreadedMotoServer
 from werkzeug.serving import make_server
 
-from numbridge.local import moto_scaled
-from numbridge.local.origins import ServerNames
+from numbridge.local.apigateway.origins import ServerNames
+from numbridge.local.data import moto_scaled
 
 # MOTO_DISABLE_GLOBAL_CORS, read once when moto is imported; the app reads this copy
 # each time it builds a service's backend app.

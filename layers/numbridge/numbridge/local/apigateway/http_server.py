@@ -8,14 +8,14 @@ from pathlib import Path
 
 from aiohttp import web
 
-from numbridge.local.functions import Function, Invoker
-from numbridge.local.gateway import Gateway, GatewaySettings
-from numbridge.local.gateway_events import STAGE
-from numbridge.local.management import ManagementApi
-from numbridge.local.origins import ServerNames, guard
-from numbridge.local.sign_in import LocalSignIn
-from numbridge.local.sockets import ConnectionRegistry
-from numbridge.local.static import StaticClient, default_root
+from numbridge.local.accounts.sign_in import LocalSignIn
+from numbridge.local.apigateway.gateway import Gateway, GatewaySettings
+from numbridge.local.apigateway.gateway_events import STAGE
+from numbridge.local.apigateway.management import ManagementApi
+from numbridge.local.apigateway.origins import ServerNames, guard
+from numbridge.local.apigateway.sockets import ConnectionRegistry
+from numbridge.local.apigateway.static import StaticClient, default_root
+from numbridge.local.lambdas.functions import Function, Invoker
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -44,11 +44,11 @@ def base_url(host: str, port: int, scheme: str = "http") -> str:
 class GatewayServer:
     """The local API Gateway: routes to functions, connections, and the HTTP server.
 
-    It also serves the browser client (``web/``, see :mod:`numbridge.local.static`):
+    It also serves the browser client (``web/``, see :mod:`numbridge.local.apigateway.static`):
     ``web_root`` names its directory (default: the checkout's ``web/``, when it
     exists); ``serve_client=False`` turns it off. With ``sign_in`` it also serves
-    local accounts (:mod:`numbridge.local.sign_in`). Every request must be
-    for this server (``names``, :mod:`numbridge.local.origins`).
+    local accounts (:mod:`numbridge.local.accounts.sign_in`). Every request must be
+    for this server (``names``, :mod:`numbridge.local.apigateway.origins`).
     """
 
     def __init__(

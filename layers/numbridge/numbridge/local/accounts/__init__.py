@@ -1,0 +1,3 @@
+"""What Cognito is in AWS: local accounts — sign-in over HTTP, passwords, attempts, and the
+host's ``numbridge account`` command.
+"""

@@ -1,0 +1,3 @@
+"""API Gateway on one machine: the WebSocket endpoint, its events and routes, ``@connections``,
+origins and the static client.
+"""
