@@ -18,9 +18,8 @@ import jwt
 import pytest
 from e2e_server import LocalServer, ServerFailed
 from numbridge.auth import issue_token
-from numbridge.local.data.datadir import database_file, token_secret
+from numbridge.local.data.datadir import token_secret
 from numbridge.store import keys
-from numbridge.store.sqlite import SqliteStore
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -154,26 +153,6 @@ def test_open_sign_in_takes_a_name_alone_on_loopback(tmp_path: Path) -> None:
         status, answer = server.post("/local/token", {"name": "dora"})
         assert status == 200 and handshake(server, answer["token"]) == 101
         assert "sign in by name alone: --open-sign-in" in server.log()
-    finally:
-        server.kill()
-
-
-def test_an_earlier_player_claims_their_name_and_the_banner_says_so_once(
-        tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    data.mkdir(mode=0o700)
-    earlier = SqliteStore(database_file(data))
-    earlier.put({"pk": keys.player("Dora"), "sk": keys.rating("classic"), "rating": 1500})
-    earlier.close()
-    server = LocalServer(data, tmp_path)
-    server.start()
-    try:
-        assert "1 players from before accounts" in server.log()
-        status, answer = server.sign_in("dora", PASSWORD)
-        assert status == 200 and (answer["player"], answer["claimed"]) == ("Dora", True)
-        assert server.sign_in("Dora", "someone else's guess")[0] == 401
-        server.restart()
-        assert "players from before accounts" not in server.log()
     finally:
         server.kill()
 
