@@ -84,3 +84,21 @@ def test_connects_and_disconnects_are_counted_for_the_dashboard(
     records = emitted(capsys.readouterr().out)
     assert [v for v, _ in values(records, "Connects")] == [1.0]
     assert [v for v, _ in values(records, "Disconnects")] == [1.0]
+
+
+def test_a_refused_sign_up_is_counted_as_a_refusal_for_the_alarm_to_subtract(
+        club: World, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cognito refuses a sign-up only when the trigger raises (the refusal is one of
+    Lambda's Errors): the refusal's own count is still written, so SignUpErrorsAlarm can
+    take it away from the errors and fire on the rest only."""
+    from cognito_fakes import sign_up_event
+    from harness import LambdaContext, function
+
+    club.join("ana")
+    sign_up = function("signup")
+    capsys.readouterr()
+    with pytest.raises(ValueError, match="taken"):
+        sign_up(sign_up_event("Ana"), LambdaContext())
+    assert sign_up(sign_up_event("cy"), LambdaContext())["userName"] == "cy"
+    records = emitted(capsys.readouterr().out)
+    assert [v for v, _ in values(records, "SignUpRefused")] == [1.0]

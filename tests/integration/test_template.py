@@ -42,8 +42,7 @@ API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction"}
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
            "SignUpFunctionRole", "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
 # Created only as other parameters say.
-OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "ApiGatewayAccount": "ApiGatewayLogsRoleWanted",
-            "ApiGatewayLogsRole": "ApiGatewayLogsRoleWanted", "TracingPolicy": "TracingEnabled"}
+OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "TracingPolicy": "TracingEnabled"}
 # Connect and Disconnect post presence frames.
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction",
            "ConnectFunction", "DisconnectFunction"}
@@ -147,9 +146,7 @@ def test_websocket_api_stage_and_output(raw: dict[str, Any], cfn: dict[str, Any]
     assert stage["Properties"]["AutoDeploy"] is True
     assert stage["Properties"]["StageName"] == {"Ref": "StageName"}
     assert raw["Parameters"]["StageName"]["Default"] == "prod"
-    # every route, and the account's logging role (AccessLogsReady)
-    assert set(stage["DependsOn"]) == set(of_type(cfn, "AWS::ApiGatewayV2::Route")) | {
-        "AccessLogsReady"}
+    assert set(stage["DependsOn"]) == set(of_type(cfn, "AWS::ApiGatewayV2::Route"))
     uri = cfn["Outputs"]["WebSocketURI"]["Value"]["Fn::Sub"]
     assert uri.startswith("wss://${WebSocketApi}.execute-api.${AWS::Region}.")
     assert {"GameTableName", "TokenSecretArn"} <= set(cfn["Outputs"])
@@ -640,9 +637,62 @@ def test_the_clocks_and_bots_have_concurrency_of_their_own(raw: dict[str, Any]) 
                         "BotFunction": {"Ref": "BotConcurrency"},
                         "DealFunction": {"Ref": "DealConcurrency"}}
     # A queue's poller runs no more containers than are reserved (no throttled retries).
-    for function_id, event in (("TimeoutFunction", "Timer"), ("BotFunction", "Turn")):
-        scaling = resources[function_id]["Properties"]["Events"][event]["Properties"]
-        assert scaling["ScalingConfig"]["MaximumConcurrency"] == reserved[function_id]
+    scaling = resources["BotFunction"]["Properties"]["Events"]["Turn"]["Properties"]
+    assert scaling["ScalingConfig"]["MaximumConcurrency"] == reserved["BotFunction"]
+
+
+def test_the_sweep_always_has_a_container_the_timers_cannot_take(raw: dict[str, Any]) -> None:
+    """The timer queue's poller may use one fewer container than the timeout function
+    reserves: however many timers are due, the one-minute sweep is never throttled."""
+    timer = raw["Resources"]["TimeoutFunction"]["Properties"]["Events"]["Timer"]["Properties"]
+    assert timer["ScalingConfig"]["MaximumConcurrency"] == {
+        "Fn::FindInMap": ["TimerQueuePollers", {"Ref": "TimeoutConcurrency"}, "Pollers"]}
+    parameter = raw["Parameters"]["TimeoutConcurrency"]
+    pollers = raw["Mappings"]["TimerQueuePollers"]
+    assert sorted(int(k) for k in pollers) == sorted(parameter["AllowedValues"])
+    assert parameter["Default"] in parameter["AllowedValues"]
+    for reserved, row in pollers.items():
+        # SQS event source mappings take at least 2 pollers.
+        assert row == {"Pollers": int(reserved) - 1} and row["Pollers"] >= 2
+
+
+def test_the_timer_and_bot_chains_are_allowed_to_be_as_long_as_a_game(
+        raw: dict[str, Any], cfn: dict[str, Any]) -> None:
+    """Lambda stops a function -> queue -> function chain after about 16 hops and
+    dead-letters the message; a game's timers (and its bot's turns) are one chain as
+    long as the game. Only the functions fed by a queue they send to are allowed."""
+    looping = {k for k, v in raw["Resources"].items()
+               if v.get("Properties", {}).get("RecursiveLoop") == "Allow"}
+    assert looping == {"TimeoutFunction", "BotFunction"}
+    for function_id in looping:
+        assert cfn["Resources"][function_id]["Properties"]["RecursiveLoop"] == "Allow"
+    for function_id, function in of_type(cfn, "AWS::Lambda::Function").items():
+        if function_id not in looping:
+            assert function["Properties"].get("RecursiveLoop", "Terminate") == "Terminate"
+
+
+def test_the_table_cannot_be_deleted_by_accident(raw: dict[str, Any]) -> None:
+    table = raw["Resources"]["GameTable"]
+    assert table["Properties"]["DeletionProtectionEnabled"] is True
+    assert table["DeletionPolicy"] == table["UpdateReplacePolicy"] == "Retain"
+
+
+def test_the_account_wide_logging_role_is_not_this_stacks(raw: dict[str, Any]) -> None:
+    """API Gateway's logging role is one setting per account and region: a one-off
+    stack of its own sets it, and the club's stack never touches it."""
+    types = {v["Type"] for v in raw["Resources"].values()}
+    assert "AWS::ApiGateway::Account" not in types
+    assert not {p for p in raw["Parameters"] if "Role" in p}
+    account = template_tables.load_template(ROOT / "account" / "api-gateway-logs-role.yaml")
+    [setting] = [v for v in account["Resources"].values()
+                 if v["Type"] == "AWS::ApiGateway::Account"]
+    role_id = setting["Properties"]["CloudWatchRoleArn"]["Fn::GetAtt"][0]
+    # Deleting the one-off stack leaves the account's setting naming a role that exists.
+    for resource in (setting, account["Resources"][role_id]):
+        assert resource["DeletionPolicy"] == "Retain"
+    matches = cfnlint.api.lint_file(ROOT / "account" / "api-gateway-logs-role.yaml",
+                                    config=cfnlint.api.ManualArgs(include_checks=["I"]))
+    assert [str(m) for m in matches] == []
 
 
 def test_every_checkov_skip_gives_its_reason(raw: dict[str, Any]) -> None:
@@ -689,15 +739,61 @@ def test_the_code_emits_the_metrics_that_are_read() -> None:
             "Disconnects"} <= emitted_metrics()
 
 
+def alarm_metrics(alarm: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(namespace, metric, first dimension's value) of each metric an alarm reads, on
+    its own or in metric math."""
+    metrics = ([alarm] if "MetricName" in alarm else
+               [m["MetricStat"]["Metric"] for m in alarm["Metrics"] if "MetricStat" in m])
+    return [(m["Namespace"], m["MetricName"], json.dumps(m["Dimensions"][0]["Value"]))
+            for m in metrics]
+
+
+def test_sign_up_refusals_are_not_errors_to_the_alarm(raw: dict[str, Any]) -> None:
+    alarm = raw["Resources"]["SignUpErrorsAlarm"]["Properties"]
+    by_id = {m["Id"]: m for m in alarm["Metrics"]}
+    assert by_id["errors"]["MetricStat"]["Metric"]["MetricName"] == "Errors"
+    assert by_id["refused"]["MetricStat"]["Metric"]["MetricName"] == "SignUpRefused"
+    assert by_id["failures"]["Expression"] == "FILL(errors, 0) - FILL(refused, 0)"
+    assert [m["Id"] for m in alarm["Metrics"] if m["ReturnData"]] == ["failures"]
+    assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (0, "GreaterThanThreshold")
+    assert "SignUpRefused" in emitted_metrics()
+
+
+def test_the_stage_timer_queue_and_deals_are_watched_before_players_notice(
+        raw: dict[str, Any]) -> None:
+    resources = raw["Resources"]
+    rate = resources["StageClientErrorRateAlarm"]["Properties"]
+    stats = {m["Id"]: m["MetricStat"]["Metric"]["MetricName"]
+             for m in rate["Metrics"] if "MetricStat" in m}
+    assert stats == {"refused": "ClientError", "frames": "MessageCount",
+                     "connects": "ConnectCount"}
+    [expression] = [m["Expression"] for m in rate["Metrics"] if m["ReturnData"]]
+    assert "100 * FILL(refused, 0)" in expression and ">= 100" in expression
+    assert rate["Threshold"] == 5
+    age = resources["TimerQueueAgeAlarm"]["Properties"]
+    assert (age["MetricName"], age["Dimensions"][0]["Value"]) == (
+        "ApproximateAgeOfOldestMessage", {"Fn::GetAtt": ["TimerQueue", "QueueName"]})
+    assert age["Threshold"] > 900  # a timer may wait SQS's longest delay by design
+    deal = resources["DealDurationAlarm"]["Properties"]
+    timeout_ms = resources["DealFunction"]["Properties"]["Timeout"] * 1000
+    assert (deal["MetricName"], deal["Statistic"]) == ("Duration", "Maximum")
+    assert 0.7 * timeout_ms <= deal["Threshold"] < timeout_ms
+    documented = (ROOT / "docs" / "aws.md").read_text(encoding="utf-8")
+    for alarm_id in [k for k, v in resources.items() if v["Type"] == "AWS::CloudWatch::Alarm"
+                     and not re.fullmatch(r"(?!Index|Table|Stage)\w+(Errors|Throttles)Alarm", k)
+                     or k == "SignUpErrorsAlarm"]:
+        assert f"`{alarm_id}`" in documented, alarm_id
+
+
 def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any]) -> None:
     alarms = {k: v["Properties"] for k, v in raw["Resources"].items()
               if v["Type"] == "AWS::CloudWatch::Alarm"}
     for alarm in alarms.values():
         assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}]
-        if alarm["Namespace"] == "Numbridge":
-            assert alarm["MetricName"] in emitted_metrics(), alarm["MetricName"]
-    watched = {(a["Namespace"], a["MetricName"], json.dumps(a["Dimensions"][0]["Value"]))
-               for a in alarms.values()}
+        for namespace, name, _ in alarm_metrics(alarm):
+            if namespace == "Numbridge":
+                assert name in emitted_metrics(), name
+    watched = {m for a in alarms.values() for m in alarm_metrics(a)}
     queues = [k for k, v in raw["Resources"].items() if v["Type"] == "AWS::SQS::Queue"
               and k not in {"TimerQueue", "BotQueue"}]
     for queue in queues:  # every dead-letter queue
@@ -717,7 +813,7 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
         "ComparisonOperator": "GreaterThanThreshold", "TreatMissingData": "notBreaching"}
     assert "Statistic" not in lag
     assert {m for n, m, _ in watched if n == "AWS/ApiGateway"} == {
-        "ExecutionError", "IntegrationError"}
+        "ExecutionError", "IntegrationError", "ClientError", "MessageCount", "ConnectCount"}
     assert {m for n, m, _ in watched if n == "AWS/DynamoDB"} == {
         "ReadThrottleEvents", "WriteThrottleEvents"}
     # Every index of the table is watched apart from it: its throttles are its own.
@@ -726,7 +822,7 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
     assert indexes == ["gsi1"]
     for index in indexes:
         for metric in ("ReadThrottleEvents", "WriteThrottleEvents"):
-            [alarm] = [a for a in alarms.values() if a["MetricName"] == metric
+            [alarm] = [a for a in alarms.values() if a.get("MetricName") == metric
                        and {"Name": "GlobalSecondaryIndexName", "Value": index}
                        in a["Dimensions"]]
             assert {"Name": "TableName", "Value": {"Ref": "GameTable"}} in alarm["Dimensions"]

@@ -9,7 +9,7 @@ from typing import Any
 from numbridge.cognito import InvalidCognitoToken
 from numbridge.service import context as ctx
 from numbridge.service.handlers.entry import lambda_entry
-from numbridge.service.observability import logger
+from numbridge.service.observability import count, logger
 from numbridge.service.usecases.sessions import NameTaken, check_sign_up
 
 
@@ -20,5 +20,9 @@ def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         check_sign_up(ctx.services(), name)
     except (InvalidCognitoToken, NameTaken) as exc:
         logger.info("sign-up refused", extra={"username": name[:64], "reason": str(exc)})
+        # Cognito refuses a sign-up only when its trigger raises, so a refusal is also one
+        # of Lambda's Errors: SignUpErrorsAlarm subtracts this count (written by
+        # log_metrics even as the handler raises) and alarms on what is left.
+        count("SignUpRefused")
         raise ValueError(str(exc)) from None
     return event
