@@ -10,9 +10,14 @@
 /** Requests that only read: dropped while offline. */
 export const QUERIES = new Set(['rooms', 'proposals', 'games', 'record', 'candidates', 'sync',
   'leaderboard', 'live']);
+/** Requests about the connection they are sent on (a subscription, a seek: each ends with
+ * it): dropped while offline too, and made again on the next one by the page (club.js,
+ * lobby.js), never sent again as they were. */
+export const CONNECTION_BOUND = new Set(['subscribe', 'unsubscribe', 'seek', 'cancel_seek']);
+const DROPPED = new Set([...QUERIES, ...CONNECTION_BOUND]);
 /** Frame types that answer a request (each carries its request's id). */
 export const ANSWERS = new Set(['ack', 'error', 'rooms', 'proposal', 'proposals', 'games', 'record',
-  'candidates', 'leaderboard', 'live']);
+  'candidates', 'leaderboard', 'live', 'lobby', 'seek']);
 
 const MAX_BACKOFF_MS = 15000;
 
@@ -59,7 +64,7 @@ export class Connection {
   /** Send a request; `onAnswer` gets its answer (ack, error, state or data). Null: not sent. */
   request(action, fields, onAnswer, quiet = false) {
     const frame = { action, id: this.nextId(), ...(fields || {}) };
-    if (!this.isOpen && QUERIES.has(action)) return null;
+    if (!this.isOpen && DROPPED.has(action)) return null;
     this.pending.set(frame.id, { frame, onAnswer: onAnswer || null, quiet });
     if (this.isOpen) this.ws.send(JSON.stringify(frame));
     else this.hooks.onQueued();
@@ -150,7 +155,7 @@ export class Connection {
 
   dropped() {
     for (const [id, pending] of this.pending) {
-      if (QUERIES.has(pending.frame.action)) this.pending.delete(id);
+      if (DROPPED.has(pending.frame.action)) this.pending.delete(id);
     }
     const delay = Math.round(Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5));
     this.attempt += 1;

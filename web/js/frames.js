@@ -20,6 +20,8 @@ export function onFrame(app, frame, pending) {
     store.onState(frame);
   } else if (ANSWERS.has(frame.type)) {
     onAnswer(app, frame, pending);
+  } else if (app.lobby.onPush(frame)) {
+    app.render(); // the club's changes, a challenge, a challenge declined
   } else if (UNVERSIONED.has(frame.type) && typeof frame.game === 'string') {
     store.onUnversioned(frame);
   } else if (typeof frame.type === 'string' && typeof frame.game === 'string' && Number.isInteger(frame.v)) {

@@ -1,6 +1,11 @@
-/* The lobby column: rooms, the proposal form, open proposals, my games, and live games
- * to watch (shown only once the server answers `live`: older servers do not). */
+/* The club (the lobby): quick pairing, the bot, challenges, open proposals, live games
+ * and the players online — kept from what the server pushes while the club is shown
+ * (club-model.js; the subscription itself is club.js's) — then my games, a custom
+ * proposal and the rooms. Nothing here asks again on a timer. */
 
+import {
+  addChallenge, applyChanges, dropChallenge, emptyClub, fromPage, waitingIn,
+} from './club-model.js';
 import { $, fill, h, toast } from './dom.js';
 import { blocksName, fmtDuration, other, roomName, seatName, variantName } from './format.js';
 import { fmtMoment, fmtOr, t } from './i18n.js';
@@ -21,19 +26,33 @@ export class Lobby {
   constructor(page) {
     this.page = page;
     this.rooms = [];
-    this.proposals = [];
+    this.club = emptyClub(); // proposals, seeks, live games, online, challenges to me
+    this.subscribed = false; // subscribed to `lobby` on this connection (club.js)
+    this.pushless = false; // the server knows no `subscribe`: the lists asked once per showing
+    this.seek = null; // the player's seek: {room, variant, id?} (no id: not answered yet)
+    this.sent = []; // challenges this player sent, still open
+    this.offered = null; // a proposal's id from a link (?proposal=PID), to accept
     this.games = [];
     this.gamesNext = null; // the `next` cursor of the last page of `games` shown
     this.gamesPages = 0;
-    this.live = null; // null: the server has not said it lists live games
+  }
+
+  get proposals() {
+    return this.club.proposals;
+  }
+
+  get live() {
+    return this.club.live;
   }
 
   reset() {
-    this.proposals = [];
+    this.club = emptyClub();
+    this.subscribed = false;
+    this.seek = null;
+    this.sent = [];
     this.games = [];
     this.gamesNext = null;
     this.gamesPages = 0;
-    this.live = null;
     this.render();
   }
 
@@ -45,21 +64,22 @@ export class Lobby {
       $(`#${prefix}-variant`).addEventListener('change', () => this.fillForm(prefix));
     }
     $('#more-games').addEventListener('click', () => this.moreGames());
-    $('#refresh-proposals').addEventListener('click', () => this.page.request('proposals', {}, null));
     $('#refresh-games').addEventListener('click', () => this.page.request('games', {}, null));
-    $('#refresh-live').addEventListener('click', () => this.askLive());
+    $('#challenge-form').addEventListener('submit', (event) => this.challenge(event));
+    $('#cancel-seek').addEventListener('click', () => this.cancelSeek());
   }
 
-  /** On every connection: the lists again. */
+  /** On every connection: the rooms and my games (the club's lists come with the
+   * subscription, club.js); a seek ended with the old connection, so it is made again. */
   askAll() {
     this.page.request('rooms', {}, null);
-    this.page.request('proposals', {}, null);
     this.page.request('games', {}, null);
-    this.askLive();
+    if (this.seek) this.startSeek(this.seek.room, this.seek.variant);
   }
 
-  askLive() {
-    // Quiet: a server without spectators answers `unknown_action`, and the card stays hidden.
+  /** A server without subscriptions: the lists once (the club shows them as of then). */
+  askOnce() {
+    this.page.request('proposals', {}, null, true);
     this.page.request('live', {}, null, true);
   }
 
@@ -70,27 +90,73 @@ export class Lobby {
         this.rooms = Array.isArray(frame.rooms) ? frame.rooms : [];
         this.renderRooms();
         return true;
+      case 'lobby':
+        this.club = fromPage(this.club, frame);
+        this.renderClub();
+        return true;
       case 'proposals':
-        this.proposals = Array.isArray(frame.proposals) ? frame.proposals : [];
-        this.renderProposals();
+        this.club = fromPage(this.club, { ...this.club, proposals: frame.proposals });
+        this.renderClub();
         return true;
       case 'proposal':
-        if (frame.proposal) {
-          this.proposals = this.proposals.filter((p) => p.id !== frame.proposal.id);
-          this.proposals.push(frame.proposal);
+        if (frame.proposal && frame.proposal.to) {
+          // A challenge sent: it is listed for its sender only (nobody else sees it).
+          this.sent = [...this.sent.filter((p) => p.id !== frame.proposal.id), frame.proposal];
+          this.renderChallenges();
+        } else if (frame.proposal) {
+          this.club = applyChanges(this.club, {
+            topic: 'lobby', changes: [{ kind: 'proposal_added', proposal: frame.proposal }],
+          });
           this.renderProposals();
+        }
+        return true;
+      case 'seek':
+        if (frame.seek && typeof frame.seek.id === 'string' && this.seek) {
+          this.seek = { ...this.seek, id: frame.seek.id };
+          this.renderQuick();
         }
         return true;
       case 'games':
         this.onGames(frame, pending);
         return true;
       case 'live':
-        this.live = Array.isArray(frame.games) ? frame.games : [];
-        this.renderLive();
+        this.club = fromPage(this.club, { ...this.club, live: frame.games });
+        this.renderClub();
         return true;
       default:
         return false;
     }
+  }
+
+  /** A pushed frame of the club's (no request asked for it); true if it was one. */
+  onPush(frame) {
+    switch (frame.type) {
+      case 'changes':
+        this.club = applyChanges(this.club, frame);
+        this.renderClub();
+        return true;
+      case 'challenge':
+        if (!frame.proposal || typeof frame.proposal.id !== 'string') return true;
+        this.club = addChallenge(this.club, frame.proposal);
+        toast(t('challenge.received', { name: frame.proposal.by, room: this.roomTitle(frame.proposal.room) }), 'info');
+        this.renderChallenges();
+        return true;
+      case 'declined': {
+        const sent = this.sent.find((p) => p.id === frame.proposal);
+        this.sent = this.sent.filter((p) => p.id !== frame.proposal);
+        toast(t('challenge.declined', { name: sent ? sent.to : '?' }), 'info');
+        this.renderChallenges();
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** A game of mine was dealt: the seek and the challenges it came from are over. */
+  dealt() {
+    this.seek = null;
+    this.renderQuick();
   }
 
   /**
@@ -116,6 +182,7 @@ export class Lobby {
       this.gamesPages = 1;
     }
     this.renderGames();
+    if (!further && this.page.gamesCame) this.page.gamesCame();
   }
 
   moreGames() {
@@ -131,9 +198,19 @@ export class Lobby {
 
   render() {
     this.renderRooms();
-    this.renderProposals();
+    this.renderClub();
     this.renderGames();
+  }
+
+  /** What the subscription keeps: quick pairing's counts, challenges, proposals, live games, online. */
+  renderClub() {
+    this.renderQuick();
+    this.renderChallenges();
+    this.renderOffered();
+    this.renderProposals();
     this.renderLive();
+    const online = this.club.online;
+    $('#online').textContent = online === null ? '' : `· ${t('club.online', { count: online })}`;
   }
 
   // ------------------------------------------------------------------- rooms
@@ -186,6 +263,159 @@ export class Lobby {
     fill(botRoom, ...this.rooms.map((room) => h('option', { value: room.id }, roomName(room.id, room.title))));
     if (botChosen && this.roomById(botChosen)) botRoom.value = botChosen;
     this.fillForm('b');
+    const challengeRoom = $('#c-room');
+    const challengeChosen = challengeRoom.value;
+    fill(challengeRoom, ...this.quickChoices().map((choice) => h('option', { value: choice.key }, choice.label)));
+    if (challengeChosen) challengeRoom.value = challengeChosen;
+    this.renderQuick();
+  }
+
+  // ----------------------------------------------------------- quick pairing
+
+  /** One choice per room and variant (a room of several variants: one for each), named
+   * as a player says it: "Bridge 45 sec", "Blitz 30 sec". */
+  quickChoices() {
+    return this.rooms.flatMap((room) => {
+      const variants = room.variants || [room.variant];
+      const time = fmtDuration(room.move_ms);
+      return variants.map((variant) => ({
+        key: variants.length > 1 ? `${room.id}/${variant}` : room.id,
+        room: room.id,
+        variant: variants.length > 1 ? variant : null,
+        label: variants.length > 1
+          ? t('quick.choice_variant', { room: roomName(room.id, room.title), variant: variantName(variant), time })
+          : t('quick.choice', { room: roomName(room.id, room.title), time }),
+      }));
+    });
+  }
+
+  renderQuick() {
+    const seeking = this.seek;
+    fill($('#quick'), ...this.quickChoices().map((choice) => {
+      const waiting = waitingIn(this.club, choice.room);
+      const mine = Boolean(seeking) && seeking.room === choice.room && (seeking.variant || null) === choice.variant;
+      return h('button', {
+        type: 'button', class: 'quick', dataset: { room: choice.room, variant: choice.variant },
+        'aria-pressed': mine ? 'true' : 'false',
+        onclick: () => (mine ? this.cancelSeek() : this.startSeek(choice.room, choice.variant)),
+      }, choice.label, h('span', { class: 'muted small' },
+        waiting ? t('quick.waiting', { count: waiting }) : t('quick.nobody')));
+    }));
+    $('#seeking').hidden = !seeking;
+    if (seeking) {
+      const choice = this.quickChoices().find((c) => c.room === seeking.room && c.variant === (seeking.variant || null));
+      $('#seeking-text').textContent = t('quick.seeking', { choice: choice ? choice.label : this.roomTitle(seeking.room) });
+    }
+  }
+
+  /** Quick pairing: a game in the room now, with whoever else seeks in it; its state opens it. */
+  startSeek(room, variant) {
+    const fields = { room };
+    if (variant) fields.variant = variant;
+    this.seek = { room, variant: variant || null };
+    this.renderQuick();
+    const id = this.page.request('seek', fields, (answer) => {
+      if (answer.type === 'error' && this.seek && !this.seek.id) {
+        this.seek = null;
+        this.renderQuick();
+      }
+    });
+    if (id === null) {
+      this.seek = null;
+      this.renderQuick();
+    }
+  }
+
+  cancelSeek() {
+    const seek = this.seek;
+    this.seek = null;
+    this.renderQuick();
+    if (seek && seek.id) this.page.request('cancel_seek', { seek: seek.id }, null, true);
+  }
+
+  // -------------------------------------------------------------- challenges
+
+  /** "A game with Bob": a private proposal only Bob sees; the room's default options. */
+  challenge(event) {
+    event.preventDefault();
+    const name = $('#c-name').value.trim();
+    const choice = this.quickChoices().find((c) => c.key === $('#c-room').value);
+    if (!name) return;
+    if (!choice) {
+      toast(t('form.no_room'), 'error');
+      return;
+    }
+    const fields = { room: choice.room, to: name };
+    if (choice.variant) fields.variant = choice.variant;
+    this.page.request('propose', fields, (answer) => {
+      if (answer.type === 'proposal') {
+        toast(t('challenge.sent', { name }), 'info');
+        $('#c-name').value = '';
+      }
+    });
+  }
+
+  renderChallenges() {
+    const rows = [];
+    for (const p of this.club.challenges) {
+      rows.push(h('li', { class: 'challenge incoming', dataset: { id: p.id, by: p.by } },
+        h('div', {},
+          h('strong', {}, t('challenge.from', { name: p.by })),
+          h('div', { class: 'muted small' }, this.proposalDetails(p))),
+        h('div', { class: 'buttons' },
+          h('button', { type: 'button', class: 'accept primary', onclick: () => this.acceptChallenge(p.id) },
+            t('proposals.accept')),
+          h('button', { type: 'button', class: 'decline', onclick: () => this.declineChallenge(p.id) },
+            t('challenge.decline')))));
+    }
+    for (const p of this.sent) {
+      rows.push(h('li', { class: 'challenge sent', dataset: { id: p.id, to: p.to } },
+        h('div', {},
+          t('challenge.waiting', { name: p.to }),
+          h('div', { class: 'muted small' }, this.proposalDetails(p))),
+        h('button', { type: 'button', class: 'withdraw', onclick: () => this.withdraw(p.id) }, t('proposals.withdraw'))));
+    }
+    fill($('#challenges'), ...rows);
+  }
+
+  acceptChallenge(pid) {
+    this.club = dropChallenge(this.club, pid);
+    this.renderChallenges();
+    this.accept(pid);
+  }
+
+  declineChallenge(pid) {
+    this.club = dropChallenge(this.club, pid);
+    this.renderChallenges();
+    this.page.request('decline', { proposal: pid }, null);
+  }
+
+  // ------------------------------------------------------- a link's proposal
+
+  /** `/web/?proposal=PID`: that proposal, offered to accept once the club is shown. */
+  offer(pid) {
+    this.offered = pid;
+    this.renderOffered();
+  }
+
+  renderOffered() {
+    const pid = this.offered;
+    $('#offered-card').hidden = !pid;
+    if (!pid) return;
+    const known = this.club.proposals.find((p) => p.id === pid);
+    fill($('#offered'),
+      h('p', {}, known
+        ? t('link.known', { name: known.by, game: this.proposalTitle(known) })
+        : t('link.unknown')),
+      known ? h('p', { class: 'muted small' }, this.proposalDetails(known)) : null,
+      h('div', { class: 'buttons' },
+        h('button', {
+          type: 'button', class: 'accept primary', id: 'accept-offered',
+          onclick: () => { this.offered = null; this.renderOffered(); this.accept(pid); },
+        }, t('proposals.accept')),
+        h('button', {
+          type: 'button', class: 'dismiss', onclick: () => { this.offered = null; this.renderOffered(); },
+        }, t('link.dismiss'))));
   }
 
   fillProposeForm() {
@@ -299,38 +529,65 @@ export class Lobby {
     const sorted = [...this.proposals].sort((a, b) => (b.created_ms || 0) - (a.created_ms || 0));
     fill(list, ...sorted.map((p) => {
       const mine = p.by === me;
-      const details = [
-        blocksName(p.blocks), t('proposals.clues', { count: p.clues }), p.rated ? t('proposals.rated') : t('proposals.unrated'),
-        p.colour === 'random' ? t('proposals.random_colour') : t('proposals.plays', { name: p.by, colour: seatName(p.colour) }),
-        p.highlighting ? t('proposals.highlighting') : t('proposals.no_highlighting'),
-      ].join(' · ');
       const action = mine
-        ? h('button', { type: 'button', class: 'withdraw', onclick: () => this.withdraw(p.id) }, t('proposals.withdraw'))
+        ? h('div', { class: 'buttons' },
+          h('button', { type: 'button', class: 'copy-link', title: t('proposals.link_title'), onclick: () => this.copyLink(p.id) },
+            t('proposals.link')),
+          h('button', { type: 'button', class: 'withdraw', onclick: () => this.withdraw(p.id) }, t('proposals.withdraw')))
         : h('button', { type: 'button', class: 'accept primary', onclick: () => this.accept(p.id) }, t('proposals.accept'));
       return h('li', { class: `proposal${mine ? ' mine' : ''}`, dataset: { id: p.id, by: p.by } },
         h('div', {},
-          h('strong', {}, mine ? t('proposals.you') : p.by), ' — ',
-          t('proposals.game_in', { variant: variantName(p.variant), room: roomName(p.room, this.roomById(p.room)?.title) }),
-          h('div', { class: 'muted small' }, details)),
+          h('strong', {}, mine ? t('proposals.you') : p.by), ' — ', this.proposalTitle(p),
+          h('div', { class: 'muted small' }, this.proposalDetails(p))),
         action);
     }));
+  }
+
+  proposalTitle(p) {
+    return t('proposals.game_in', { variant: variantName(p.variant), room: this.roomTitle(p.room) });
+  }
+
+  proposalDetails(p) {
+    return [
+      p.variant ? this.proposalTitle(p) : null,
+      p.blocks ? blocksName(p.blocks) : null,
+      Number.isInteger(p.clues) ? t('proposals.clues', { count: p.clues }) : null,
+      p.rated ? t('proposals.rated') : t('proposals.unrated'),
+      !p.colour || p.colour === 'random' ? t('proposals.random_colour')
+        : t('proposals.plays', { name: p.by, colour: seatName(p.colour) }),
+      p.highlighting ? t('proposals.highlighting') : t('proposals.no_highlighting'),
+    ].filter(Boolean).join(' · ');
+  }
+
+  /** A link to this proposal, to send to someone (whoever opens it may accept it). */
+  copyLink(pid) {
+    const link = `${location.origin}/web/?proposal=${encodeURIComponent(pid)}`;
+    const said = () => toast(t('proposals.link_copied', { link }), 'info');
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(said, said);
+    else said();
   }
 
   accept(proposalId) {
     this.page.request('accept', { proposal: proposalId }, (answer) => {
       if (answer.type === 'ack') {
-        this.proposals = this.proposals.filter((p) => p.id !== proposalId);
+        this.club = applyChanges(this.club, {
+          topic: 'lobby', changes: [{ kind: 'proposal_removed', proposal: proposalId, why: 'accepted' }],
+        });
         this.renderProposals();
         this.page.request('games', {}, null);
-      } else this.page.request('proposals', {}, null);
+      }
     });
   }
 
   withdraw(proposalId) {
     this.page.request('withdraw', { proposal: proposalId }, (answer) => {
       if (answer.type === 'ack') {
-        this.proposals = this.proposals.filter((p) => p.id !== proposalId);
+        this.club = applyChanges(this.club, {
+          topic: 'lobby', changes: [{ kind: 'proposal_removed', proposal: proposalId, why: 'withdrawn' }],
+        });
+        this.sent = this.sent.filter((p) => p.id !== proposalId);
         this.renderProposals();
+        this.renderChallenges();
       }
     });
   }
@@ -390,9 +647,6 @@ export class Lobby {
   // --------------------------------------------------------------- live games
 
   renderLive() {
-    const card = $('#live-card');
-    card.hidden = this.live === null;
-    if (card.hidden) return;
     const list = $('#live');
     const me = this.page.me();
     const rows = this.live.filter((row) => row && typeof row.game === 'string');

@@ -5,7 +5,8 @@
  *   connection.js  the socket, request ids, answers, resending, reconnecting
  *   frames.js      frames routed to the store, the lobby and the shown game
  *   games.js       the games known, events in `v` order through the pure reducer.js
- *   lobby.js       rooms, proposals, my games, live games
+ *   lobby.js       the club: quick pairing, the bot, challenges, proposals, live and my games
+ *   club.js        the club subscribed while shown, the games in play in the header
  *   shown-game.js  the game shown, and what it needs; play.js the player's moves in it
  *   board.js       the board (board/: model, render, events); panels.js all around it
  *   replay-controls.js  a finished game replayed; sign-in.js, conn-status.js the header
@@ -19,6 +20,7 @@
 import * as auth from './auth.js';
 import { announceChange, attachAnnouncer } from './announce.js';
 import { Board } from './board.js';
+import { attachClub, connected, followLobby, openWhereToMove } from './club.js';
 import { Connection } from './connection.js';
 import { showConnState, explainRefusal } from './conn-status.js';
 import { $, oncePerFrame, toast } from './dom.js';
@@ -38,9 +40,6 @@ import { limitConnections, serverToConfirm, settleServer } from './servers.js';
 import { onGameChange, openGame, reopenRemembered, watchGame } from './shown-game.js';
 import { attachSignIn, freshToken, showApp, signInAtStart } from './sign-in.js';
 import { createUi, shownGame } from './ui-state.js';
-
-const PROPOSALS_EVERY_MS = 4000;
-const LIVE_EVERY_MS = 15000;
 
 const app = {
   ui: createUi(),
@@ -70,21 +69,26 @@ app.lobby = new Lobby({
   open: (gid) => openGame(app, gid),
   watch: (gid) => watchGame(app, gid),
   expectBot: (expected) => { app.ui.expectBot = expected; },
+  gamesCame: () => openWhereToMove(app),
 });
 app.render = oncePerFrame(() => renderPage(app));
+app.followLobby = () => followLobby(app);
 
-/** Connected (again): the lists, the games caught up, the game shown before a reload. */
+/** Connected (again): the lists, the games caught up, the game shown before a reload,
+ * the club subscribed afresh if it is on screen. */
 function onOpen() {
   app.renewingByName = false;
   if (!app.ui.changingName && !$('#login').hidden) showApp(app);
   app.lobby.askAll();
   app.store.syncAll();
   reopenRemembered(app);
+  connected(app);
 }
 
 function attachPage() {
   attachSignIn(app);
   app.lobby.attach();
+  attachClub(app);
   app.board = new Board($('#board'), {
     onHover: (index) => {
       app.ui.hover = index;
@@ -104,13 +108,7 @@ function attachPage() {
     if (app.conn.state === 'waiting') showConnState(app);
     tickClocks(shownGame(app), app.store.serverNow());
   }, 250);
-  // The lobby has no push for proposals or live games: ask now and then while the page is seen.
-  setInterval(() => {
-    if (app.conn.state === 'open' && !document.hidden) app.request('proposals', {}, null);
-  }, PROPOSALS_EVERY_MS);
-  setInterval(() => {
-    if (app.conn.state === 'open' && !document.hidden && app.lobby.live !== null) app.lobby.askLive();
-  }, LIVE_EVERY_MS);
+  // Nothing is asked on a timer: the club's lists are pushed while it is shown (club.js).
 }
 
 async function start() {

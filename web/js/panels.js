@@ -25,6 +25,7 @@ import { clampStep, lastStep, movesOf, moveText, positionAt } from './replay.js'
  * @property {() => void} resign
  * @property {(manual: boolean) => void} askRecord
  * @property {() => void} unwatch
+ * @property {() => void} [playAgain]  after a game against the bot: the same game dealt again
  * @property {{to: (step: number) => void, toggle: () => void}} replay  the record's replay
  * @property {string|null} hint  a passing hint to show instead of the default one
  * @property {'flat'|'turned'} sides  how the board lies: the words for each colour's sides
@@ -176,14 +177,18 @@ function playActions(ctx, items) {
   }
 }
 
-function rematchActions({ game, act }, items) {
+function rematchActions({ game, act, playAgain }, items) {
   const view = game.view;
-  if (!features(view).rematch) return;
   const me = view.you;
   const them = other(me);
+  if (/^bot-/.test(nameOf(view, them))) {
+    // A bot seat answers no rematch offer: the same game again is dealt at once instead.
+    if (playAgain) items.push(button(t('action.play_again'), 'play-again primary', playAgain, true, t('action.play_again_title')));
+    return;
+  }
+  if (!features(view).rematch) return;
   const offer = view.offers.rematch;
   if (view.rematch) return; // dealt already: its state opens the new game
-  if (/^bot-/.test(nameOf(view, them))) return; // a bot seat answers no rematch offer
   if (offer === them) {
     items.push(h('span', { class: 'offer' }, t('action.rematch_offered_by', { name: nameOf(view, them) })));
     items.push(button(t('action.accept_rematch'), 'accept-rematch primary', () => act('accept_rematch')));

@@ -2,6 +2,7 @@
  * board (a live game's, or the replay's step). Called at most once per animation frame
  * (main.js), it reads and draws and never sends a request. */
 
+import { playAgain, renderHeader, screenOf } from './club.js';
 import { $ } from './dom.js';
 import { noticeShown } from './notice.js';
 import { renderPanels, tickClocks } from './panels.js';
@@ -47,6 +48,8 @@ function reveal() {
 
 export function renderPage(app) {
   const { ui } = app;
+  $('#app').dataset.screen = screenOf(app);
+  renderHeader(app);
   app.lobby.renderGames();
   app.lobby.renderLive();
   const game = shownGame(app);
@@ -65,6 +68,7 @@ export function renderPage(app) {
     resign: () => resign(app),
     askRecord: (manual) => fetchRecord(app, game, manual),
     unwatch: () => stopWatching(app, game.id),
+    playAgain: () => playAgain(app, game),
     replay: { to: (k) => replayTo(app, k), toggle: () => togglePlay(app) },
   });
   app.board.set(replaying(game) ? replayBoard(app, game) : liveBoard(app, game, digit));

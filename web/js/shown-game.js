@@ -26,6 +26,7 @@ export function showGame(app, gid) {
     sessionStorage.removeItem(WATCH_KEY);
   }
   if (game && game.view) afterChange(app, game);
+  app.followLobby();
   app.render();
 }
 
@@ -34,6 +35,7 @@ export function forgetShown(app, gid) {
   app.ui.current = null;
   sessionStorage.removeItem(GAME_KEY);
   sessionStorage.removeItem(WATCH_KEY);
+  app.followLobby();
   app.render();
 }
 
@@ -41,6 +43,7 @@ export function forgetShown(app, gid) {
 export function forgetGames(app) {
   app.store.clear();
   app.ui.current = null;
+  app.ui.openedAtSignIn = false; // the new player's game at their move opens
   sessionStorage.removeItem(GAME_KEY);
   sessionStorage.removeItem(WATCH_KEY);
   app.lobby.reset();
@@ -64,8 +67,7 @@ export function watchGame(app, gid) {
 
 export function stopWatching(app, gid) {
   app.store.unwatch(gid);
-  forgetShown(app, gid);
-  app.lobby.askLive();
+  forgetShown(app, gid); // the club again, subscribed afresh: its live games as they are now
 }
 
 /** After a reconnect: the game shown before a reload, asked for again. */
@@ -89,7 +91,9 @@ export function onGameChange(app, game, { isNew, before, events, state }) {
     }
   }
   if (isNew) {
-    if (view.you) app.request('proposals', {}, null); // the accepted proposal is gone
+    // Dealt to me: the seek that asked for it is over (the proposal it came from leaves
+    // the club's list by the lobby's own push).
+    if (view.you && state && state.v === 0) app.lobby.dealt();
     const shown = shownGame(app);
     const opponent = view.you ? view.players[view.you === 'blue' ? 'red' : 'blue'] : null;
     if (ui.expectBot && state && state.v === 0 && opponent && /^bot-/.test(opponent.name)) {
@@ -97,7 +101,11 @@ export function onGameChange(app, game, { isNew, before, events, state }) {
       showGame(app, game.id);
       return;
     }
-    if (ui.current === game.id || !shown || !shown.view || shown.view.status !== 'playing') {
+    // A game dealt just now opens unless another in play is shown; a game of mine
+    // that only came because one of its moves did (the page had not held it) stays in
+    // the header: the club or the game shown is not taken from the player for it.
+    const dealt = Boolean(state) && state.v === 0;
+    if (ui.current === game.id || (dealt && (!shown || !shown.view || shown.view.status !== 'playing'))) {
       showGame(app, game.id); // which asks what the shown game needs
       return;
     }
@@ -106,6 +114,7 @@ export function onGameChange(app, game, { isNew, before, events, state }) {
     }
   }
   if (game === shownGame(app)) afterChange(app, game);
+  app.followLobby(); // a game shown may have ended: the club comes back beside it
   app.render();
 }
 

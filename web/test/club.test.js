@@ -1,0 +1,155 @@
+/* The lobby kept from pushed frames (js/club-model.js): the page a subscription answers
+ * with, then `changes` applied in order. The frames are as PROTOCOL.md "Additions 3"
+ * words them (a server's recorded ones where they differ would fail here first). */
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import {
+  addChallenge, applyChanges, dropChallenge, emptyClub, fromPage, gameToOpen, gamesInPlay, lobbyShown, waitingIn,
+} from '../js/club-model.js';
+import { deepFreeze } from './helpers.js';
+
+const proposal = (id, by = 'ana', room = 'bridge') => ({
+  id, room, by, variant: 'bridge', blocks: 'regular', clues: 30, rated: true, colour: 'random', highlighting: true,
+});
+const live = (game, blue = 'ana', red = 'bob') => ({ game, room: 'bridge', variant: 'bridge', players: { blue, red }, v: 3, watchers: 0 });
+
+const PAGE = deepFreeze({
+  type: 'lobby', id: 'w1-1',
+  proposals: [proposal('p-1'), proposal('p-2', 'bob', 'blitz')],
+  seeks: { bridge: 1, blitz: 0 },
+  live: [live('g-1')],
+  online: 7,
+});
+
+test('the subscription\'s page is the lobby as it is now', () => {
+  const club = fromPage(deepFreeze(emptyClub()), PAGE);
+  assert.deepEqual(club.proposals.map((p) => p.id), ['p-1', 'p-2']);
+  assert.deepEqual(club.seeks, { bridge: 1, blitz: 0 });
+  assert.deepEqual(club.live.map((g) => g.game), ['g-1']);
+  assert.equal(club.online, 7);
+  assert.equal(waitingIn(club, 'bridge'), 1);
+  assert.equal(waitingIn(club, 'domains'), 0);
+});
+
+// Catches: a reconnect's fresh page merged into the stale lists (a proposal withdrawn
+// while the connection was down would stay shown for good).
+test('a page afresh replaces the lists, but keeps the challenges pushed to the player', () => {
+  let club = fromPage(emptyClub(), PAGE);
+  club = addChallenge(club, { ...proposal('p-9', 'cy'), to: 'ana' });
+  club = fromPage(deepFreeze(club), { type: 'lobby', proposals: [proposal('p-3')], seeks: {}, live: [], online: 2 });
+  assert.deepEqual(club.proposals.map((p) => p.id), ['p-3']);
+  assert.deepEqual(club.live, []);
+  assert.deepEqual(club.challenges.map((p) => p.id), ['p-9']);
+});
+
+test('each kind of change, applied in the frame\'s order, without touching the old model', () => {
+  const before = deepFreeze(fromPage(emptyClub(), PAGE));
+  const after = applyChanges(before, deepFreeze({
+    type: 'changes', topic: 'lobby', changes: [
+      { kind: 'proposal_added', proposal: proposal('p-3', 'cy') },
+      { kind: 'proposal_removed', proposal: 'p-1', why: 'accepted' },
+      { kind: 'live_added', game: live('g-2', 'cy', 'dee') },
+      { kind: 'live_removed', game: 'g-1' },
+      { kind: 'seeks', room: 'blitz', waiting: 2 },
+      { kind: 'online', players: 9 },
+    ],
+  }));
+  assert.deepEqual(after.proposals.map((p) => p.id), ['p-2', 'p-3']);
+  assert.deepEqual(after.live.map((g) => g.game), ['g-2']);
+  assert.deepEqual(after.seeks, { bridge: 1, blitz: 2 });
+  assert.equal(after.online, 9);
+  assert.deepEqual(before.proposals.map((p) => p.id), ['p-1', 'p-2']); // the old model as it was
+});
+
+// Catches: a proposal shown twice when its `proposal_added` arrives after a page that
+// already held it (a change within the 2 s a server may take, and a subscribe between).
+test('a proposal or live game added twice is listed once; removing an unknown one is harmless', () => {
+  let club = fromPage(emptyClub(), PAGE);
+  club = applyChanges(club, { type: 'changes', topic: 'lobby', changes: [
+    { kind: 'proposal_added', proposal: proposal('p-1') },
+    { kind: 'live_added', game: live('g-1') },
+    { kind: 'proposal_removed', proposal: 'p-404', why: 'lapsed' },
+    { kind: 'live_removed', game: 'g-404' },
+  ] });
+  assert.deepEqual(club.proposals.map((p) => p.id), ['p-2', 'p-1']);
+  assert.deepEqual(club.live.map((g) => g.game), ['g-1']);
+});
+
+// Catches: a change of a kind added later (or another topic's frame) throwing, or
+// wiping the lists, in a client that does not know it.
+test('unknown kinds, malformed changes and other topics change nothing', () => {
+  const club = deepFreeze(fromPage(emptyClub(), PAGE));
+  assert.equal(applyChanges(club, { type: 'changes', topic: 'tournament:t-1', changes: [{ kind: 'started' }] }), club);
+  const same = applyChanges(club, { type: 'changes', topic: 'lobby', changes: [
+    { kind: 'mystery' }, null, { kind: 'seeks', room: 'bridge' }, { kind: 'online', players: 'many' },
+    { kind: 'proposal_added', proposal: { by: 'x' } }, { kind: 'live_added', game: {} },
+  ] });
+  assert.deepEqual(same, club);
+});
+
+test('challenges: added once, dropped when answered', () => {
+  let club = addChallenge(emptyClub(), { ...proposal('p-5', 'bob'), to: 'ana' });
+  club = addChallenge(club, { ...proposal('p-5', 'bob'), to: 'ana' });
+  assert.equal(club.challenges.length, 1);
+  assert.deepEqual(dropChallenge(club, 'p-5').challenges, []);
+});
+
+const row = (game, fields) => ({ game, status: 'playing', room: 'bridge', variant: 'bridge', opponent: 'bob', ...fields });
+
+// Catches: a player signing in on a second device being shown their most recent game
+// while another one's clock runs down at their move.
+test('the game to open is the one at the player\'s move with the nearest deadline', () => {
+  const rows = [
+    row('g-new', { you: 'blue', turn: 'red', deadline_ms: 900, updated_ms: 50 }),
+    row('g-late', { you: 'red', turn: 'red', deadline_ms: 5000, updated_ms: 40 }),
+    row('g-soon', { you: 'blue', turn: 'blue', deadline_ms: 2000, updated_ms: 10 }),
+    row('g-done', { status: 'finished', you: 'blue', updated_ms: 99 }),
+  ];
+  assert.equal(gameToOpen(rows, new Map()), 'g-soon');
+  assert.deepEqual(gamesInPlay(rows, new Map()).map((g) => [g.game, g.mine]),
+    [['g-soon', true], ['g-late', true], ['g-new', false]]);
+});
+
+test('with no game at the player\'s move, the most recent in play; with none in play, none', () => {
+  const rows = [
+    row('g-old', { you: 'blue', turn: 'red', updated_ms: 10 }),
+    row('g-recent', { you: 'red', turn: 'blue', updated_ms: 30 }),
+  ];
+  assert.equal(gameToOpen(rows, new Map()), 'g-recent');
+  assert.equal(gameToOpen([row('g-x', { status: 'finished', you: 'blue' })], new Map()), null);
+  assert.equal(gameToOpen([], new Map()), null);
+});
+
+// Catches: the header saying "your move" in a game whose move the page has since seen
+// pass to the opponent (the `games` row is from sign-in; the view is newer).
+test('a game\'s view the page holds is newer than its row: the turn, and a game over', () => {
+  const rows = [row('g-1', { you: 'blue', turn: 'blue', deadline_ms: 10 }), row('g-2', { you: 'red', turn: 'red' })];
+  const views = new Map([
+    ['g-1', { you: 'blue', turn: 'red', status: 'playing', deadline_ms: 99, room: 'bridge', variant: 'bridge',
+      players: { blue: { name: 'ana' }, red: { name: 'bob' } } }],
+    ['g-2', { you: 'red', turn: 'red', status: 'finished' }],
+    ['g-watched', { turn: 'red', status: 'playing' }], // a spectator's view: not the player's game
+  ]);
+  const games = gamesInPlay(rows, views);
+  assert.deepEqual(games.map((g) => [g.game, g.mine, g.opponent]), [['g-1', false, 'bob']]);
+});
+
+test('the lobby is shown with no game, or beside a game over; a game in play takes the screen', () => {
+  assert.equal(lobbyShown(null), true);
+  assert.equal(lobbyShown({ status: 'finished' }), true);
+  assert.equal(lobbyShown({ status: 'adjourned' }), true);
+  assert.equal(lobbyShown({ status: 'playing' }), false);
+});
+
+test('the club model uses no browser globals (it runs in node as in the page)', () => {
+  const source = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'js', 'club-model.js'), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+  for (const word of ['document', 'window', 'WebSocket', 'setTimeout', 'setInterval', 'Date.now', 'sessionStorage']) {
+    assert.ok(!new RegExp(`\\b${word.replace('.', '\\.')}\\b`).test(source), word);
+  }
+});
