@@ -122,9 +122,8 @@ def eventually(check: Callable[[], Any], what: str, timeout_s: float = 20.0,
 
 def refreshed_until(player: Page, button: str, check: Callable[[], Any], what: str,
                     timeout_s: float = 30.0, every_s: float = 1.5) -> Any:
-    """`check` true, pressing the list's Refresh now and then: the lobby's lists have no
-    push, and the page asks again only every 15 s by itself (a count that changed just
-    after an answer would otherwise wait for that)."""
+    """`check` true, pressing the list's Refresh now and then: My games is not pushed
+    (the club's other lists are, while it is shown), and the page never asks on a timer."""
     last = 0.0
 
     def refreshing() -> Any:
@@ -163,7 +162,7 @@ def propose(player: Page, room: str = "bridge", colour: str = "blue") -> None:
 
 
 def accept_from(player: Page, proposer: str) -> None:
-    player.page.click("#refresh-proposals")
+    # The club's proposals are pushed to it: the proposal comes by itself.
     player.page.locator(f"#proposals li.proposal[data-by='{proposer}'] button.accept").first.click()
 
 

@@ -53,7 +53,6 @@ def test_axe_finds_nothing_serious_on_any_screen(browser: Any, club: LocalServer
         ana.page.keyboard.press("Escape")
 
         open_with_token(cy, club)
-        cy.page.click("#refresh-live")
         cy.page.locator("#live li.live-game button.watch").first.click()
         cy.page.wait_for_selector("#board svg g.cell")
         cy.page.wait_for_selector("#game-title .badge.watching")

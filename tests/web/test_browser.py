@@ -29,7 +29,6 @@ from browser_kit import (
     eventually,
     my_move_or_end,
     play_one_turn,
-    refreshed_until,
     shown_past,
     version,
 )
@@ -96,7 +95,6 @@ def start_game(server: LocalServer, ana: Page, bob: Page) -> None:
     ana.page.wait_for_selector("#proposals li.proposal.mine")
 
     sign_in_by_name(bob, server, "bob")
-    bob.page.click("#refresh-proposals")
     accept = bob.page.locator("#proposals li.proposal[data-by=ana] button.accept")
     accept.first.click()
 
@@ -111,7 +109,7 @@ def centre(box: dict[str, float]) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-# The board's cells now, kept to compare; then the proposals asked for, and once their
+# The board's cells now, kept to compare; then my games asked for, and once their
 # answer is drawn (the list changed, and two frames later the page's render has run):
 # whether the board's cells are still the very same nodes.
 MARK_CELLS = "() => { window.__cells = [...document.querySelectorAll('#board g.cell')]; }"
@@ -124,8 +122,8 @@ CELLS_KEPT_AFTER_ANSWER = """() => new Promise((resolve) => {
     const now = [...document.querySelectorAll('#board g.cell')];
     const kept = window.__cells;
     resolve(now.length === kept.length && now.every((cell, k) => cell === kept[k]));
-  }).observe(document.querySelector('#proposals'), { childList: true, subtree: true });
-  document.querySelector('#refresh-proposals').click();
+  }).observe(document.querySelector('#games'), { childList: true, subtree: true });
+  document.querySelector('#refresh-games').click();
 })"""
 
 
@@ -134,7 +132,7 @@ def test_propose_accept_and_place(browser: Any, server: LocalServer) -> None:
     try:
         start_game(server, ana, bob)
 
-        # A lobby answer (as the proposals' poll brings every few seconds) draws the page
+        # A lobby answer (as My games' refresh brings) draws the page
         # again but leaves the board's cells alone: a click whose press and release straddle
         # that render still lands on its cell.
         ana.page.evaluate(MARK_CELLS)
@@ -389,7 +387,7 @@ def test_play_the_bot_to_the_end_and_replay_it(browser: Any, server: LocalServer
         page.evaluate("sessionStorage.clear()")
         page.reload()
         fay.wait_connected()
-        page.wait_for_selector("#no-game:not([hidden])")
+        page.wait_for_selector("#app[data-screen=club]")  # no game in play: none opens
         row = page.locator("#games li.game-row[data-status=finished]").first
         row.wait_for()
         assert "bot-easy" in row.inner_text()
@@ -507,15 +505,17 @@ def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) ->
             "data-digit")
         assert cy.page.locator("#log li").last.inner_text() == bob.page.locator(
             "#log li").last.inner_text().replace("bob (you)", "bob")
-        refreshed_until(cy, "#refresh-live", lambda: "1 watcher" in row.inner_text(),
-                        "the watcher counted")
         cy.shot("watching")
+        # Back to the club while still watching: its live games afresh, cy counted.
+        cy.page.click("#to-club")
+        eventually(lambda: "1 watcher" in row.inner_text(), "the watcher counted", shown=cy)
+        row.locator("button.watch").click()
+        cy.page.wait_for_selector("#game-title .badge.watching")
 
-        # Stop watching: back to the lobby, and the game's watchers are down to none.
+        # Stop watching: back to the club, and the game's watchers are down to none.
         cy.page.click("#actions button.unwatch")
-        cy.page.wait_for_selector("#no-game:not([hidden])")
-        refreshed_until(cy, "#refresh-live", lambda: "0 watchers" in row.inner_text(),
-                        "the watcher gone")
+        cy.page.wait_for_selector("#app[data-screen=club]")
+        eventually(lambda: "0 watchers" in row.inner_text(), "the watcher gone", shown=cy)
         assert ana.problems == [] and bob.problems == [] and cy.problems == [], (
             ana.problems + bob.problems + cy.problems)
     finally:
@@ -578,7 +578,6 @@ def test_abort_a_fresh_game(browser: Any, server: LocalServer) -> None:
 
         # A new game: once both have moved, abort is gone (resign remains).
         ana.page.click("#propose")  # the form still says bridge, ana blue
-        bob.page.click("#refresh-proposals")
         bob.page.locator("#proposals li.proposal[data-by=ana] button.accept").first.click()
         for player in (ana, bob):
             eventually(lambda p=player: shown_game(p) != game, f"{player.name}: the new game")

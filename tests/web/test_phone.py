@@ -160,7 +160,6 @@ def test_every_screen_fits_and_every_game_opens_in_view(browser: Any, club: Loca
             page.set_viewport_size(held(phone, orientation))
             page.evaluate("window.scrollTo(0, 0)")
             before = shown_id(pat)
-            press(pat, page.locator("#refresh-proposals"))
             accept_from(pat, dee.name)
             opened(pat, before, f"accepted ({orientation})")
             page.locator("#players .player.red", has_text=dee.name).wait_for()
@@ -189,7 +188,6 @@ def test_every_screen_fits_and_every_game_opens_in_view(browser: Any, club: Loca
         play_the_bot(dee, room="bridge", colour="red")  # the bot moves first: a minute to watch
         for orientation in reversed(ORIENTATIONS):
             page.set_viewport_size(held(phone, orientation))
-            press(pat, page.locator("#refresh-live"))
             watch = page.locator("#live li.live-game", has_text=dee.name).locator("button.watch")
             press(pat, watch)
             page.wait_for_selector("#game-title .badge.watching")
@@ -198,7 +196,7 @@ def test_every_screen_fits_and_every_game_opens_in_view(browser: Any, club: Loca
             if size == "390x844" and orientation == "landscape":  # the README's phone on its side
                 page.screenshot(path=str(SCREENSHOTS / f"phone-{size}-landscape.png"))
             press(pat, page.locator("#actions button.unwatch"))
-            page.wait_for_selector("#no-game:not([hidden])")
+            page.wait_for_selector("#app[data-screen=club]")
         page.set_viewport_size(phone)
 
         assert problems == [], problems

@@ -392,7 +392,7 @@ export class Lobby {
 
   // ------------------------------------------------------- a link's proposal
 
-  /** `/web/?proposal=PID`: that proposal, offered to accept once the club is shown. */
+  /** `?proposal=PID` in the page's address: that proposal, offered to accept once the club is shown. */
   offer(pid) {
     this.offered = pid;
     this.renderOffered();
@@ -561,7 +561,8 @@ export class Lobby {
 
   /** A link to this proposal, to send to someone (whoever opens it may accept it). */
   copyLink(pid) {
-    const link = `${location.origin}/web/?proposal=${encodeURIComponent(pid)}`;
+    // The page's own address (`/` on the local server, `/web/` where web/ is served as files).
+    const link = `${location.origin}${location.pathname}?proposal=${encodeURIComponent(pid)}`;
     const said = () => toast(t('proposals.link_copied', { link }), 'info');
     if (navigator.clipboard) navigator.clipboard.writeText(link).then(said, said);
     else said();
