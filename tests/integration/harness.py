@@ -30,6 +30,7 @@ from numbridge.protocol.models import validate_frame
 from numbridge.sam_template import create_tables, routes
 from numbridge.service import context as ctx
 from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
+from numbridge.service.aws.sqs_lobby import SqsLobbyFeed
 from numbridge.service.aws.sqs_timers import SqsTimers
 from numbridge.service.context import Services
 from numbridge.service.ratelimit import RateLimiter
@@ -126,14 +127,23 @@ class ManagementApi:
 class SpySqs:
     """The real (moto) SQS client, remembering the timer messages sent."""
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, clock: Clock | None = None) -> None:
         self.client = client
         self.sent: list[dict[str, Any]] = []
+        self.clock = clock  # when given, each message remembers when it was sent ("at")
 
     def send_message(self, **kwargs: Any) -> Any:
         self.sent.append({"body": json.loads(kwargs["MessageBody"]),
-                          "delay": kwargs.get("DelaySeconds", 0)})
+                          "delay": kwargs.get("DelaySeconds", 0),
+                          "at": self.clock() if self.clock else None})
         return self.client.send_message(**kwargs)
+
+    def send_message_batch(self, **kwargs: Any) -> Any:
+        for entry in kwargs["Entries"]:
+            self.sent.append({"body": json.loads(entry["MessageBody"]),
+                              "delay": entry.get("DelaySeconds", 0),
+                              "at": self.clock() if self.clock else None})
+        return self.client.send_message_batch(**kwargs)
 
 
 _ids = itertools.count(1)
@@ -195,11 +205,15 @@ class World:
     def __init__(self, store: Store, sqs: Any, seed: int = 7) -> None:
         queue_url = sqs.create_queue(QueueName="timers")["QueueUrl"]
         bot_queue_url = sqs.create_queue(QueueName="bots")["QueueUrl"]
+        lobby_queue_url = sqs.create_queue(QueueName="lobby")["QueueUrl"]
         self.ledger = Ledger(store)  # what was committed and posted: World.check_secrets
         self.api = ManagementApi(self.ledger)
         self.clock = Clock()
         self.sqs = SpySqs(sqs)
         self.bot_sqs = SpySqs(sqs)
+        self.lobby_sqs = SpySqs(sqs, self.clock)
+        # (when due, body) of each lobby message sent: delivered by deliver_lobby
+        self.lobby_due: list[tuple[int, dict[str, Any]]] = []
         self.store = store
         self.svc = Services(
             store=store, management=self.api, timers=SqsTimers(self.sqs, queue_url),
@@ -208,6 +222,7 @@ class World:
             # The harness's clock stands still: tests of the limit install their own.
             limiter=RateLimiter(burst=10**9),
             rng=random.Random(seed), deal_budget_s=20.0,
+            lobby=SqsLobbyFeed(self.lobby_sqs, lobby_queue_url),
         )
         self.routes = routes()
         ctx.install(self.svc)
@@ -308,6 +323,28 @@ class World:
             assert self.deliver_bots() == {"batchItemFailures": []}
         assert not self.bot_sqs.sent, "the bots never stopped sending"
         return delivered
+
+    def deliver_lobby(self) -> int:
+        """Hand the lobby messages due by now (a delay counted from when each was sent,
+        in whole seconds as SQS has it) to the fanout function in one batch, as the
+        event source mapping would; how many."""
+        for sent in self.lobby_sqs.sent:
+            self.lobby_due.append((sent["at"] + 1000 * int(sent["delay"]), sent["body"]))
+        self.lobby_sqs.sent.clear()
+        due = [body for at, body in self.lobby_due if at <= self.clock()]
+        self.lobby_due = [(at, body) for at, body in self.lobby_due if at > self.clock()]
+        if not due:
+            return 0
+        event = load_event("timer-sqs")
+        template = event["Records"][0]
+        event["Records"] = []
+        for i, body in enumerate(due):
+            record = copy.deepcopy(template)
+            record.update(messageId=f"l{next(_ids)}-{i}", body=json.dumps(body),
+                          eventSourceARN="arn:aws:sqs:us-east-1:123456789012:lobby")
+            event["Records"].append(record)
+        assert function("fanout")(event, LambdaContext()) == {"batchItemFailures": []}
+        return len(due)
 
     def sweep(self) -> dict[str, Any]:
         return dict(function("timeout")(load_event("sweep"), LambdaContext()))

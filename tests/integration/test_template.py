@@ -36,8 +36,10 @@ _spec.loader.exec_module(template_routes)
 FUNCTIONS = {
     "ConnectFunction", "DisconnectFunction", "LobbyFunction",
     "DealFunction", "MoveFunction", "TimeoutFunction", "SignUpFunction", "BotFunction",
+    "FanoutFunction",
 }
-API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction"}
+API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction",
+                             "FanoutFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
            "SignUpFunctionRole", "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
@@ -45,15 +47,20 @@ COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", 
 OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "TracingPolicy": "TracingEnabled"}
 # Connect and Disconnect post presence frames.
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction",
-           "ConnectFunction", "DisconnectFunction"}
+           "ConnectFunction", "DisconnectFunction", "FanoutFunction"}
 # Every function that commits a game change arms its timer; the lobby deals games
 # against a bot.
 TIMER_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",
-                 "BotFunction"}
+                 "BotFunction", "FanoutFunction"}
 # A bot seat may owe a turn after any game change but a deal between two people.
-BOT_SENDERS = TIMER_SENDERS - {"DealFunction"}
+BOT_SENDERS = TIMER_SENDERS - {"DealFunction", "FanoutFunction"}
+# Every function that commits a change the lobby shows tells the lobby queue (a game
+# started or ended, a proposal, a seek, a player online), and the fan-out itself.
+LOBBY_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",
+                 "BotFunction", "ConnectFunction", "DisconnectFunction", "FanoutFunction"}
 DESIGN_ENV = {
     "TABLE_NAME", "TIMER_QUEUE_URL", "BOT_QUEUE_URL", "BOT_DELAY_MS", "MANAGEMENT_ENDPOINT",
+    "LOBBY_QUEUE_URL",
     "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_TRACE_DISABLED",
     "LOG_LEVEL", "POWERTOOLS_LOGGER_SAMPLE_RATE",
 }
@@ -98,7 +105,7 @@ def test_sam_transform_succeeds_offline(cfn: dict[str, Any]) -> None:
     assert not {t for t in types if t.startswith("AWS::Serverless::")}
     assert set(of_type(cfn, "AWS::Lambda::Function")) == FUNCTIONS
     assert len(of_type(cfn, "AWS::Lambda::LayerVersion")) == 1
-    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 2  # timers, bots
+    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 3  # timers, bots, lobby
     assert len(of_type(cfn, "AWS::Events::Rule")) == 1
     for function in of_type(cfn, "AWS::Lambda::Function").values():
         properties = function["Properties"]
@@ -269,9 +276,10 @@ def queue_senders(cfn: dict[str, Any], queue: str) -> set[str]:
 
 
 def test_timer_queue_and_token_secret_access(cfn: dict[str, Any]) -> None:
-    assert functions_allowed(cfn, "sqs:SendMessage") == TIMER_SENDERS
+    assert functions_allowed(cfn, "sqs:SendMessage") == TIMER_SENDERS | LOBBY_SENDERS
     assert queue_senders(cfn, "TimerQueue") == TIMER_SENDERS
     assert queue_senders(cfn, "BotQueue") == BOT_SENDERS
+    assert queue_senders(cfn, "LobbyQueue") == LOBBY_SENDERS
     assert functions_allowed(cfn, "secretsmanager:") == {"ConnectFunction"}
     (statement,) = [
         s for s in statements(cfn, "ConnectFunction")
@@ -318,6 +326,31 @@ def test_timer_queue_sweep_and_event_source(cfn: dict[str, Any]) -> None:
     (rule,) = of_type(cfn, "AWS::Events::Rule").values()
     assert rule["Properties"]["ScheduleExpression"] == "rate(1 minute)"
     assert rule["Properties"]["Targets"][0]["Arn"] == {"Fn::GetAtt": ["TimeoutFunction", "Arn"]}
+
+
+def test_lobby_queue_is_read_in_batches_of_a_second_by_the_fanout_function(
+    cfn: dict[str, Any],
+) -> None:
+    """The fan-out's coalescing is the mapping's batching: a second's changes in one
+    invocation (docs/lobby-push.md). A mapping without the window would invoke it per
+    message: a frame per change to every subscriber."""
+    timeout_s = cfn["Resources"]["FanoutFunction"]["Properties"]["Timeout"]
+    queue = cfn["Resources"]["LobbyQueue"]["Properties"]
+    assert queue["VisibilityTimeout"] >= 6 * timeout_s
+    assert queue["RedrivePolicy"] == {
+        "deadLetterTargetArn": {"Fn::GetAtt": ["LobbyDeadLetterQueue", "Arn"]},
+        "maxReceiveCount": 3,
+    }
+    mappings = of_type(cfn, "AWS::Lambda::EventSourceMapping").values()
+    (mapping,) = [m for m in mappings if m["Properties"]["FunctionName"] == {
+        "Ref": "FanoutFunction"}]
+    properties = mapping["Properties"]
+    assert properties["EventSourceArn"] == {"Fn::GetAtt": ["LobbyQueue", "Arn"]}
+    assert properties["MaximumBatchingWindowInSeconds"] == 1
+    assert properties["BatchSize"] == 100
+    assert properties["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    env = cfn["Resources"]["FanoutFunction"]["Properties"]["Environment"]["Variables"]
+    assert env["LOBBY_QUEUE_URL"] == {"Ref": "LobbyQueue"}
 
 
 def test_bot_queue_retries_dead_letters_and_triggers_the_bot_function(
@@ -611,7 +644,7 @@ def test_what_lambda_does_with_a_role_is_scoped_to_the_functions_own(
     event source reads. Nothing else but the sweep's failure queue."""
     polled = {m["Properties"]["FunctionName"]["Ref"]: m["Properties"]["EventSourceArn"]
               for m in of_type(cfn, "AWS::Lambda::EventSourceMapping").values()}
-    assert set(polled) == {"TimeoutFunction", "BotFunction"}
+    assert set(polled) == {"TimeoutFunction", "BotFunction", "FanoutFunction"}
     for function_id in FUNCTIONS:
         service = {s["Sid"]: s for s in statements(cfn, function_id, SERVICE_POLICY)}
         logs = service.pop("Logs")
@@ -663,7 +696,8 @@ def test_the_timer_and_bot_chains_are_allowed_to_be_as_long_as_a_game(
     long as the game. Only the functions fed by a queue they send to are allowed."""
     looping = {k for k, v in raw["Resources"].items()
                if v.get("Properties", {}).get("RecursiveLoop") == "Allow"}
-    assert looping == {"TimeoutFunction", "BotFunction"}
+    # The fan-out sends to its own queue (the online count's next push).
+    assert looping == {"TimeoutFunction", "BotFunction", "FanoutFunction"}
     for function_id in looping:
         assert cfn["Resources"][function_id]["Properties"]["RecursiveLoop"] == "Allow"
     for function_id, function in of_type(cfn, "AWS::Lambda::Function").items():
@@ -795,7 +829,7 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
                 assert name in emitted_metrics(), name
     watched = {m for a in alarms.values() for m in alarm_metrics(a)}
     queues = [k for k, v in raw["Resources"].items() if v["Type"] == "AWS::SQS::Queue"
-              and k not in {"TimerQueue", "BotQueue"}]
+              and k not in {"TimerQueue", "BotQueue", "LobbyQueue"}]
     for queue in queues:  # every dead-letter queue
         assert ("AWS/SQS", "ApproximateNumberOfMessagesVisible",
                 json.dumps({"Fn::GetAtt": [queue, "QueueName"]})) in watched, queue

@@ -13,6 +13,8 @@ BOT_GAMES_PER_PLAYER: Final = 3
 CONNECTIONS_PER_PLAYER: Final = 10
 WATCHES_PER_CONNECTION: Final = 20
 WATCHERS_PER_GAME: Final = 500
+# Topics one connection may be subscribed to at once (the lobby and a few tournaments).
+SUBSCRIPTIONS_PER_CONNECTION: Final = 8
 # API Gateway closes every connection after 2 h (the local gateway too, by default):
 # a connection slot older than that belongs to a connection that vanished without a
 # $disconnect (a crashed server, a lost event), and is free again.
@@ -37,3 +39,7 @@ class GameFull(CapReached):
 
 class TooManyConnections(CapReached):
     """The player already has as many open connections as one may."""
+
+
+class TooManySubscriptions(CapReached):
+    """The connection already subscribes to as many topics as one may."""

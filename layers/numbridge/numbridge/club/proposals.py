@@ -37,8 +37,8 @@ __all__ = [
 Colour = Literal["blue", "red", "random"]
 
 
-class ProposalDoc(TypedDict):
-    """An open proposal, as stored and as the clients see it."""
+class _ProposalFields(TypedDict):
+    """The fields every proposal has."""
 
     id: str
     room: str
@@ -50,6 +50,14 @@ class ProposalDoc(TypedDict):
     rated: bool
     colour: Colour
     created_ms: int
+
+
+# NotRequired is not read from a string annotation by Python 3.11: optional by total=False.
+class ProposalDoc(_ProposalFields, total=False):
+    """An open proposal, as stored and as the clients see it."""
+
+    to: str
+    """a challenge: the one player who sees it and may accept it (never listed)"""
 
 
 class ProposalRejected(ValueError):

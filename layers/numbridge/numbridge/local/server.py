@@ -35,6 +35,7 @@ from numbridge.local.data.datadir import DataDirLock, data_dir, token_secret
 from numbridge.local.data.stores import OpenStore, open_store
 from numbridge.local.lambdas import environment
 from numbridge.local.lambdas.bots import LocalBotTurns
+from numbridge.local.lambdas.lobby_queue import LocalLobbyFeed
 from numbridge.local.lambdas.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
 from numbridge.local.lambdas.functions import (
     Invoker,
@@ -52,6 +53,7 @@ log = logging.getLogger("numbridge.local")
 
 TIMEOUT_FUNCTION = "timeout"
 BOT_FUNCTION = "bot"
+FANOUT_FUNCTION = "fanout"
 
 
 @frozen
@@ -166,6 +168,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         )
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
+        lobby = LocalLobbyFeed(partial(invoker.invoke, functions[FANOUT_FUNCTION]))
         server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
             SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in,
             behind_proxy=bool(options.public_url)))
@@ -173,11 +176,12 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
             server.registry, asyncio.get_running_loop(),
             lambda connection: server.gateway.close(connection, TOKEN_EXPIRED,
                                                     TOKEN_EXPIRED_REASON))
-        svc = _services(opened, management, timers, bots, secret)
+        svc = _services(opened, management, timers, bots, secret, lobby)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
         bots.start()
+        lobby.start()
         pending = svc.games.deadlines()
         armed = timers.start(pending)
         _wake_bots(svc, pending)
@@ -194,6 +198,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         await server.stop()
         await timers.stop()
         await bots.stop()
+        await lobby.stop()
         invoker.shutdown()
     finally:
         opened.close()
@@ -224,6 +229,9 @@ def _forget_connections(opened: OpenStore) -> None:
         opened.store.purge_partitions(keys.CONN_PREFIX)
         opened.store.purge_partitions(keys.WATCH_PREFIX)
         opened.store.purge_partitions(keys.CONNECTION_SLOT_PREFIX)
+        # Subscriptions, seeks and the online count belong to connections too.
+        for prefix in ("TOPIC#", keys.SEEK, "ONLINE#", keys.LOBBY):
+            opened.store.purge_partitions(prefix)
         _forget_watchers(opened)
 
 
@@ -249,7 +257,7 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
 
 
 def _services(opened: OpenStore, management: LocalManagementClient, timers: DeadlineTimers,
-              bots: LocalBotTurns, secret: str) -> Services:
+              bots: LocalBotTurns, secret: str, lobby: LocalLobbyFeed) -> Services:
     from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
@@ -257,6 +265,6 @@ def _services(opened: OpenStore, management: LocalManagementClient, timers: Dead
     # the sockets, so posting from threads at once would add nothing but contention.
     svc = context.Services(store=opened.store, management=management, timers=timers,
                            token_secret=lambda: secret, rooms=load_rooms(), bots=bots,
-                           posts_at_once=False)
+                           posts_at_once=False, lobby=lobby)
     context.install(svc)
     return svc

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from numbridge.values import frozen
 
@@ -209,6 +209,10 @@ class GameSummary:
     updated_ms: int
     rating: RatingChange | None = None
     """a rated game, once finished"""
+    turn: Seat | None = None
+    """a game being played: the seat to move now"""
+    deadline_ms: int | None = None
+    """a game being played: when the player to move loses the move (null: no clock)"""
 
 
 @frozen(kw_only=True)
@@ -329,9 +333,49 @@ class Presence(Answer):
     online: bool
 
 
+# --- subscriptions and quick pairing ----------------------------------------------
+
+
+@frozen(kw_only=True)
+class LobbyAnswer(Answer):
+    """The answer to `subscribe` with topic `lobby`: the lobby as it is now (each list
+    its first page); its changes are pushed in `changes` frames from then on."""
+
+    type: ClassVar[str] = "lobby"
+    id: str
+    proposals: list[ProposalDoc]
+    """the open proposals, newest first (challenges never)"""
+    seeks: dict[str, int]
+    """room → seekers waiting in it"""
+    live: list[LiveGame]
+    """the games being played"""
+    online: int
+    """players with a connection open"""
+
+
+@frozen(kw_only=True)
+class SeekShown:
+    id: str
+    room: str
+    rated: bool
+    created_ms: int
+    variant: Variant | None = None
+    """as asked, where the room offers several"""
+
+
+@frozen(kw_only=True)
+class SeekAnswer(Answer):
+    """Nobody fitting was waiting: the seek waits, and the new game's `state` comes
+    when someone fits (until `cancel_seek` or the connection closes)."""
+
+    type: ClassVar[str] = "seek"
+    id: str
+    seek: SeekShown
+
+
 ANSWERS: tuple[type[Answer], ...] = (
     Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
-    RecordAnswer, LeaderboardAnswer, CandidatesAnswer, LiveAnswer,
+    RecordAnswer, LeaderboardAnswer, CandidatesAnswer, LiveAnswer, LobbyAnswer, SeekAnswer,
 )
 """The answers to a request, in the order the AsyncAPI document lists them."""
 @frozen(kw_only=True)
@@ -346,6 +390,79 @@ class Events(Answer):
     events: Annotated[list[dict[str, Any]], "GameEvents"]  # each a game event's own frame
 
 
+# A lobby change: each kind one class, ``kind`` its name.
+
+
+@frozen(kw_only=True)
+class ProposalAdded:
+    kind: Literal["proposal_added"] = "proposal_added"
+    proposal: ProposalDoc
+
+
+@frozen(kw_only=True)
+class ProposalRemoved:
+    kind: Literal["proposal_removed"] = "proposal_removed"
+    proposal: str
+    why: Literal["withdrawn", "accepted", "lapsed"]
+
+
+@frozen(kw_only=True)
+class LiveAdded:
+    kind: Literal["live_added"] = "live_added"
+    game: LiveGame
+
+
+@frozen(kw_only=True)
+class LiveRemoved:
+    kind: Literal["live_removed"] = "live_removed"
+    game: str
+
+
+@frozen(kw_only=True)
+class SeeksWaiting:
+    kind: Literal["seeks"] = "seeks"
+    room: str
+    waiting: int
+
+
+@frozen(kw_only=True)
+class OnlineCount:
+    kind: Literal["online"] = "online"
+    players: int
+
+
+LOBBY_CHANGES: tuple[type, ...] = (
+    ProposalAdded, ProposalRemoved, LiveAdded, LiveRemoved, SeeksWaiting, OnlineCount)
+
+
+@frozen(kw_only=True)
+class Changes(Answer):
+    """To a connection subscribed to `topic`: its changes since the last frame (or the
+    subscription's first page), in order; each within 2 s of happening."""
+
+    type: ClassVar[str] = "changes"
+    topic: str
+    changes: Annotated[list[dict[str, Any]], "LobbyChanges"]  # each a change's JSON
+
+
+@frozen(kw_only=True)
+class Challenge(Answer):
+    """To the challenged player's connections: a private proposal only they may accept
+    (or `decline`)."""
+
+    type: ClassVar[str] = "challenge"
+    proposal: ProposalDoc
+
+
+@frozen(kw_only=True)
+class Declined(Answer):
+    """To the challenger's connections: the challenged player declined."""
+
+    type: ClassVar[str] = "declined"
+    proposal: str
+
+
 PUSHED: tuple[type[Answer], ...] = (
-    RematchOffered, RematchDeclined, RematchAccepted, Presence, Events)
+    RematchOffered, RematchDeclined, RematchAccepted, Presence, Events, Changes, Challenge,
+    Declined)
 """Pushed frames that are not game events (no ``v``)."""

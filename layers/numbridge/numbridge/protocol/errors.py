@@ -23,6 +23,7 @@ ErrorCode = Literal[
     "too_many_games",
     "too_many_watches",
     "full",
+    "too_many_subscriptions",
 ]
 ERROR_CODES: tuple[str, ...] = get_args(ErrorCode)
 

@@ -129,7 +129,10 @@ def _model_type(hint: Any) -> Any:
     return hint
 
 
-_PARTS = ("RatingChange", "GameSummary", "LeaderboardEntry", "LiveGame")
+_PARTS = ("RatingChange", "GameSummary", "LeaderboardEntry", "LiveGame", "SeekShown",
+          *(c.__name__ for c in answers.LOBBY_CHANGES))
+# A lobby change's ``kind`` has its class's name as default: required all the same.
+_CHANGE_NAMES = frozenset(c.__name__ for c in answers.LOBBY_CHANGES)
 
 
 @cache
@@ -141,7 +144,8 @@ def part_model(cls: type) -> type[Strict]:
     public = cls.__name__ in answers.PUBLIC_NAMES  # a club value: its doc is the club's
     return create_model(name, __base__=Strict,
                         __doc__=None if public else _written_doc(cls),
-                        __module__=__name__, **_declared(cls, all_required=public))
+                        __module__=__name__,
+                        **_declared(cls, all_required=public or name in _CHANGE_NAMES))
 
 
 def _room_model() -> type[Strict]:
@@ -162,7 +166,11 @@ def _room_model() -> type[Strict]:
 def proposal_model() -> type[Strict]:
     """The proposal as the club keeps it is what the clients see: its model follows."""
     hints = get_type_hints(proposals.ProposalDoc, localns=_NAMES)
-    declared: dict[str, Any] = {name: (hint, ...) for name, hint in hints.items()}
+    optional = proposals.ProposalDoc.__optional_keys__
+    docs = attribute_docs(proposals.ProposalDoc)
+    declared: dict[str, Any] = {
+        name: (hint | None, Field(None, description=docs.get(name))) if name in optional
+        else (hint, ...) for name, hint in hints.items()}
     made: type[Strict] = create_model("ProposalOut", __base__=Strict, __module__=__name__,
                                       **declared)
     return made
@@ -207,7 +215,14 @@ def _game_events() -> Any:
     return Annotated[list[one], Field(min_length=1)]
 
 
-_DESCRIBED = {"GameEvents": _game_events}
+def _lobby_changes() -> Any:
+    """The changes of a lobby frame, each one of the kinds."""
+    kinds: Any = Union[tuple(part_model(c) for c in answers.LOBBY_CHANGES)]  # noqa: UP007
+    one: Any = Annotated[kinds, Field(discriminator="kind")]
+    return Annotated[list[one], Field(min_length=1)]
+
+
+_DESCRIBED = {"GameEvents": _game_events, "LobbyChanges": _lobby_changes}
 ANSWERS: tuple[type[Strict], ...] = tuple(answer_model(a) for a in answers.ANSWERS)
 HIDDEN: type[Strict] = answer_model(answers.Hidden)
 PUSHED: tuple[type[Strict], ...] = tuple(answer_model(a) for a in answers.PUSHED)

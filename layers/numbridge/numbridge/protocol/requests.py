@@ -81,6 +81,9 @@ class Propose(Request, ProposalChoices):
     bot: Annotated[Literal["easy", "normal", "strong"] | None, Doc(
         "deal at once against the bot `bot-LEVEL` (always unrated: `rated` may be "
         "omitted or false); no open proposal")] = None
+    to: Annotated[Name | None, Doc(
+        "a challenge: a private proposal only this player sees (pushed to them as "
+        "`challenge`) and may accept or `decline`; never in the lobby")] = None
 
     @property
     def choices(self) -> ProposalChoices:
@@ -138,6 +141,62 @@ class Leaderboard(Request):
     name = "leaderboard"
     variant: Variant
     after: Cursor | None = None
+
+
+@frozen(kw_only=True)
+class Decline(Request):
+    """Decline a challenge made to you (the challenger is told: `declined`)."""
+
+    name = "decline"
+    once = True
+    proposal: Name
+
+
+# --- subscriptions and quick pairing --------------------------------------------
+# Subscriptions and seeks belong to the connection they are made on: they end with it.
+
+
+@frozen(kw_only=True)
+class Subscribe(Request):
+    """Be pushed a topic's changes on this connection (`lobby`, or `tournament:TID`): the
+    answer is the topic's first page as it is now, then `changes` frames."""
+
+    name = "subscribe"
+    connection = True
+    topic: Name
+
+
+@frozen(kw_only=True)
+class Unsubscribe(Request):
+    """No more `changes` of that topic on this connection."""
+
+    name = "unsubscribe"
+    connection = True
+    topic: Name
+
+
+@frozen(kw_only=True)
+class Seek(Request):
+    """Ask for a game in a room now, against whoever else seeks in it with a close
+    rating (the range widening while nobody fits); the room's default options, colour
+    random. One seek per player: a second replaces the first."""
+
+    name = "seek"
+    function = "deal"
+    once = True
+    connection = True
+    room: Name
+    rated: bool = True
+    variant: Annotated[Variant | None, Doc("only where the room offers several")] = None
+
+
+@frozen(kw_only=True)
+class CancelSeek(Request):
+    """Stop seeking (`not_found` if already paired or gone)."""
+
+    name = "cancel_seek"
+    once = True
+    seek: Name
 
 
 # --- in game -----------------------------------------------------------------

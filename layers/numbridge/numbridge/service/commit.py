@@ -20,7 +20,8 @@ from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Outcome
 from numbridge.service.wire_errors import wire_error
-from numbridge.store.port import ConflictError, Write
+from numbridge.store import keys
+from numbridge.store.port import ConflictError, Delete, Put, Write
 from numbridge.store.receipts import Receipt, Receipts
 from numbridge.values import frozen
 
@@ -106,9 +107,19 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
 
 
 def follow_up(svc: Services, outcome: Outcome) -> None:
-    """After the commit: arm the timers, wake the bots. A failure here is repaired
-    by the sweep (a timer) or by the watchdog timer (a bot turn)."""
+    """After the commit: arm the timers, wake the bots, tell the lobby. A failure here
+    is repaired by the sweep (a timer) or by the watchdog timer (a bot turn); a lobby
+    change not told is seen by the next subscriber's page."""
     now = svc.clock()
+    hints = [*outcome.lobby, *lobby_hints(outcome.writes)]
+    try:
+        if hints:
+            svc.lobby.publish({"hints": hints})
+        if outcome.lobby_later:
+            svc.lobby.later(outcome.lobby_later)
+    except Exception:
+        count("LobbySendFailures")
+        logger.exception("lobby change not sent", extra={"hints": hints[:5]})
     for timer in outcome.timers:
         try:
             svc.timers.schedule(timer.game, timer.v, timer.deadline_ms, now)
@@ -123,3 +134,21 @@ def follow_up(svc: Services, outcome: Outcome) -> None:
             count("BotTurnSendFailures")
             logger.exception("bot turn not sent; its watchdog timer will send it again",
                              extra={"game": turn.game, "v": turn.v})
+
+
+def lobby_hints(writes: list[Write]) -> list[dict[str, str]]:
+    """The lobby's games being played that these writes change: a game's ``PLAYING`` item
+    put in the room's list (started, resumed), put out of it (adjourned) or deleted
+    (finished). Every path that starts or ends a game writes it (``finish.status_writes``):
+    found here, none is missed."""
+    hints: list[dict[str, str]] = []
+    for write in writes:
+        if write.key[1] != keys.PLAYING or not write.key[0].startswith(keys.GAME_PREFIX):
+            continue
+        game_id = keys.game_id_of(write.key[0])
+        listed = isinstance(write, Put) and write.item.get("gsi1pk") is not None
+        if isinstance(write, Delete) or not listed:
+            hints.append({"live_removed": game_id})
+        else:
+            hints.append({"live_added": game_id})
+    return hints

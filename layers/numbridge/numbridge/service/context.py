@@ -4,6 +4,7 @@ time and randomness from the environment. Tests build ``Services`` directly.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import secrets
@@ -19,18 +20,22 @@ from botocore.config import Config
 from numbridge.club.rooms import Rooms
 from numbridge.service.aws.notifier import CONCURRENT_POSTS, Notifier
 from numbridge.service.aws.sqs_bot_turns import NoBotTurns, SqsBotTurns, delay_ms_from
+from numbridge.service.aws.sqs_lobby import NoLobbyFeed, SqsLobbyFeed
 from numbridge.service.aws.sqs_timers import SqsTimers
-from numbridge.service.ports import BotTurns, Timers
+from numbridge.service.ports import BotTurns, LobbyFeed, Timers
 from numbridge.service.ratelimit import RateLimiter
 from numbridge.store.accounts import Accounts
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
-from numbridge.store.connections import Connections
+from numbridge.store.connections import Connections, Removed
 from numbridge.store.dynamodb import DynamoStore
 from numbridge.store.games import Games
 from numbridge.store.live import PlayingGames
+from numbridge.store.online import Online
 from numbridge.store.port import Store
 from numbridge.store.receipts import Receipts
 from numbridge.store.rematches import Rematches
+from numbridge.store.seeks import Seeks
+from numbridge.store.subscriptions import Subscriptions
 from numbridge.store.watches import Watches
 
 if TYPE_CHECKING:
@@ -60,6 +65,8 @@ class Services:
     bots: BotTurns = field(default_factory=NoBotTurns)
     # Post to many connections at once (a game's watchers may be many).
     posts_at_once: bool = True
+    # Where lobby changes go (the lobby queue, read by the fanout function).
+    lobby: LobbyFeed = field(default_factory=NoLobbyFeed)
 
     @cached_property
     def accounts(self) -> Accounts:
@@ -106,8 +113,29 @@ class Services:
         return PlayingGames(self.store)
 
     @cached_property
+    def subscriptions(self) -> Subscriptions:
+        return Subscriptions(self.store)
+
+    @cached_property
+    def seeks(self) -> Seeks:
+        return Seeks(self.store)
+
+    @cached_property
+    def online(self) -> Online:
+        return Online(self.store)
+
+    @cached_property
     def notifier(self) -> Notifier:
-        return Notifier(self.management, self.connections, self.posts_at_once)
+        return Notifier(self.management, self.connections, self.posts_at_once,
+                        on_removed=self._removed)
+
+    def _removed(self, removed: Removed) -> None:
+        """A connection a post found gone: its seek ended with it (the lobby's count)."""
+        if removed.seek is not None:
+            try:
+                self.lobby.publish({"hints": [{"seeks": removed.seek.room}]})
+            except Exception:
+                logging.getLogger("numbridge").exception("lobby not told")
 
 
 def from_environment() -> Services:
@@ -117,6 +145,7 @@ def from_environment() -> Services:
 
     pool = CognitoPool.from_environment()
     bot_queue = os.environ.get("BOT_QUEUE_URL")
+    lobby_queue = os.environ.get("LOBBY_QUEUE_URL")
     sqs = boto3.client("sqs")
     return Services(
         store=DynamoStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
@@ -127,6 +156,7 @@ def from_environment() -> Services:
         timers=SqsTimers(sqs, os.environ["TIMER_QUEUE_URL"]),
         bots=SqsBotTurns(sqs, bot_queue, delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         if bot_queue else NoBotTurns(),
+        lobby=SqsLobbyFeed(sqs, lobby_queue) if lobby_queue else NoLobbyFeed(),
         token_secret=token_secret,
         rooms=Rooms.deferred(_load_rooms),
         cognito=CognitoVerifier(pool) if pool else None,

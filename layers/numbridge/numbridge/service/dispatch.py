@@ -47,6 +47,11 @@ USE_CASES: dict[type[req.Request], str] = {
     req.AcceptRematch: "usecases.rematch:accept_rematch",
     req.DeclineRematch: "usecases.rematch:decline_rematch",
     req.Live: "usecases.watching:live",
+    req.Decline: "usecases.challenges:decline",
+    req.Subscribe: "usecases.subscribing:subscribe",
+    req.Unsubscribe: "usecases.subscribing:unsubscribe",
+    req.Seek: "usecases.seeking:seek",
+    req.CancelSeek: "usecases.seeking:cancel_seek",
     req.Watch: "usecases.watching:watch",
     req.Unwatch: "usecases.watching:unwatch",
 }

@@ -41,3 +41,8 @@ class Outcome:
     bots: list[BotTurn] = field(default_factory=list)
     # (game, frames) posted to every connection watching that game, with the pushes
     to_watchers: list[tuple[str, list[Frame]]] = field(default_factory=list)
+    # hints of what changed in the lobby, published after the commit (``fanout``); the
+    # games started, adjourned, resumed and finished are found in ``writes``
+    lobby: list[Frame] = field(default_factory=list)
+    # (delay ms, message) handed to the fanout later: a waiting seek's retries
+    lobby_later: list[tuple[int, Frame]] = field(default_factory=list)

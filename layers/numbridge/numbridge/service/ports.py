@@ -1,7 +1,9 @@
 """The ports the use cases call besides the store (``numbridge.store.port``): what a
-runtime must provide to wake a game at its deadline and to give a bot seat its turn.
+runtime must provide to wake a game at its deadline, to give a bot seat its turn and to
+tell the lobby's subscribers what changed (``docs/lobby-push.md``).
 
-Adapters: SQS in AWS (:mod:`.aws.sqs_timers`, :mod:`.aws.sqs_bot_turns`); the local
+Adapters: SQS in AWS (:mod:`.aws.sqs_timers`, :mod:`.aws.sqs_bot_turns`,
+:mod:`.aws.sqs_lobby`); the local
 runtime's own in :mod:`numbridge.local`. Posting frames goes through the API Gateway
 management client's interface (:mod:`.aws.notifier`), which the local runtime serves
 too.
@@ -9,7 +11,8 @@ too.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 
 class Timers(Protocol):
@@ -20,3 +23,13 @@ class Timers(Protocol):
 class BotTurns(Protocol):
     def send(self, game_id: str, seat: str, v: int) -> None:
         """Wake the ``bot`` function for (game, seat, v) after the bot's pause."""
+
+
+class LobbyFeed(Protocol):
+    def publish(self, message: Mapping[str, Any]) -> None:
+        """Hand the ``fanout`` function a message now: the hints of what changed in the
+        lobby (``service.usecases.fanout``)."""
+
+    def later(self, messages: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+        """Hand it each message after its delay in milliseconds (a seek's retries, the
+        online count's next push)."""

@@ -7,7 +7,7 @@ use case refused with. Order matters: the first class that matches wins.
 
 from __future__ import annotations
 
-from numbridge.caps import GameFull, TooManyGames, TooManyWatches
+from numbridge.caps import GameFull, TooManyGames, TooManySubscriptions, TooManyWatches
 from numbridge.club.proposals import ProposalRejected
 from numbridge.club.rooms import UnknownRoom
 from numbridge.protocol import ErrorCode, ProtocolError
@@ -23,6 +23,7 @@ WIRE_CODES: tuple[tuple[type[Exception], ErrorCode], ...] = (
     (TooManyGames, "too_many_games"),
     (TooManyWatches, "too_many_watches"),
     (GameFull, "full"),
+    (TooManySubscriptions, "too_many_subscriptions"),
 )
 
 

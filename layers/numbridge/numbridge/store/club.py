@@ -63,9 +63,12 @@ class Proposals:
         expires_ms = proposal["created_ms"] + PROPOSAL_TTL_MS
         expires_s = expires_ms // 1000 + 1
         taken = Absent() if replacing is None else Equals({"proposal": replacing.proposal})
+        # A challenge (``to``) is not in the room's list: only its one reader sees it.
+        listed = not proposal.get("to")
         return [
-            Put({"pk": keys.proposal(pid), "sk": keys.PROPOSAL, "gsi1pk": keys.room(room),
-                 "gsi1sk": keys.proposal_order(proposal["created_ms"], pid),
+            Put({"pk": keys.proposal(pid), "sk": keys.PROPOSAL,
+                 "gsi1pk": keys.room(room) if listed else None,
+                 "gsi1sk": keys.proposal_order(proposal["created_ms"], pid) if listed else None,
                  "proposal": json.dumps(proposal), "slot": slot, "expires_at": expires_s},
                 Absent()),
             Put({"pk": keys.player(proposal["by"]), "sk": keys.proposal_slot(slot),

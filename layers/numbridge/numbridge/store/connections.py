@@ -34,6 +34,8 @@ from numbridge.store.port import (
     Store,
     Write,
 )
+from numbridge.store.seeks import Seek, Seeks
+from numbridge.store.subscriptions import Subscriptions
 from numbridge.store.watches import Receiver, Watches, token_expired
 from numbridge.values import frozen
 
@@ -60,6 +62,15 @@ class Connection:
 
     def expired(self, now_ms: int) -> bool:
         return token_expired(self.token_expires_at, now_ms)
+
+
+@frozen
+class Removed:
+    """What a connection's removal took away: its player (None: not known) and the
+    seek that ended with it."""
+
+    player: str | None
+    seek: Seek | None
 
 
 class Connections:
@@ -114,7 +125,7 @@ class Connections:
         return [
             Put({"pk": keys.connection(connection_id), "sk": keys.CONN, "player": player,
                  "connected_ms": now_ms, "expires_at": expires, "slot": n, "watching": 0,
-                 "batch": flag, "token_expires_at": token_expires_at}),
+                 "subscribed": 0, "batch": flag, "token_expires_at": token_expires_at}),
             Put({"pk": keys.player(player), "sk": keys.connection(connection_id),
                  "expires_at": expires, "batch": flag, "token_expires_at": token_expires_at}),
             Put({"pk": keys.player(player), "sk": keys.connection_slot(n),
@@ -143,19 +154,29 @@ class Connections:
         return None if found is None else found.player
 
     def remove(self, connection_id: str) -> str | None:
-        """Forget a connection and its watches; the player it belonged to, if it was known."""
+        """Forget a connection, its watches, subscriptions and seek; the player it
+        belonged to, if it was known."""
+        return self.remove_all(connection_id).player
+
+    def remove_all(self, connection_id: str) -> Removed:
+        """Forget a connection and all that was bound to it: what went with it.
+
+        Its own item goes before its subscriptions and seek: a subscribe or a pairing
+        that reads it after that fails (each is conditioned on it)."""
         Watches(self.store).drop_connection(connection_id)
         old = self.store.delete(keys.connection(connection_id), keys.CONN)
+        Subscriptions(self.store).drop_connection(connection_id)
         if old is None:
-            return None
+            return Removed(None, None)
         player = str(old["player"])
+        seek = Seeks(self.store).drop_connection(player, connection_id)
         self.store.delete(keys.player(player), keys.connection(connection_id))
         if "slot" in old:
             # Unless a newer connection took it over (this one outlived its life).
             with contextlib.suppress(ConflictError):
                 self.store.delete(keys.player(player), keys.connection_slot(int(old["slot"])),
                                   Equals({"connection": connection_id}))
-        return player
+        return Removed(player, seek)
 
     def of_player(self, player: str) -> list[str]:
         return [r.connection for r in self.receivers(player)]

@@ -18,12 +18,21 @@
 | connection | ``CONN#c`` | ``CONN`` | |
 | a player's connection | ``PLAYER#a`` | ``CONN#c`` | |
 | a connection's watch | ``CONN#c`` | ``WATCH#g`` | |
+| a topic's subscriber | ``TOPIC#t#n`` (n = 0 … 15) | ``SUB#c`` | |
+| a connection's subscription | ``CONN#c`` | ``SUB#t`` | |
+| a waiting seek | ``SEEKS#room`` | ``SEEK#created#s`` | |
+| a player's one seek | ``PLAYER#a`` | ``SEEK`` | |
+| players online, counted | ``ONLINE#n`` (n = 0 … 15) | ``COUNT`` | |
+| the online count last pushed | ``LOBBY`` | ``ONLINE`` | |
 | request receipt | ``REQ#a`` | ``ID#request-id`` | |
 | a player's record (account) | ``NAME#folded name`` | ``ACCOUNT`` | ``ACCOUNTS`` / folded name |
 
 The deadline index is sharded by game (``DEADLINE#0`` … ``DEADLINE#15``): one
 partition key takes about 1,000 writes a second, and every move of every game
 in play moves its deadline.
+
+A topic's subscribers and the online count are sharded the same way (by
+connection, by player): every lobby shown and every connection moves them.
 
 A game's watchers sort last in its partition, right after ``STATE``: one query
 reads the game's version and its watchers (``WATCHERS_END``).
@@ -182,3 +191,52 @@ def account(folded_name: str) -> str:
     """A player's record, under the name as :func:`numbridge.names.fold_name` folds it."""
     return f"NAME#{folded_name}"
 
+
+
+TOPIC_SHARDS = 16
+SUB_PREFIX = "SUB#"
+
+
+def topic_shard(topic: str, connection_id: str) -> str:
+    return f"TOPIC#{topic}#{zlib.crc32(connection_id.encode()) % TOPIC_SHARDS}"
+
+
+def topic_shards(topic: str) -> list[str]:
+    return [f"TOPIC#{topic}#{n}" for n in range(TOPIC_SHARDS)]
+
+
+def subscriber(connection_id: str) -> str:
+    """A topic's subscriber, under the topic's shard."""
+    return f"{SUB_PREFIX}{connection_id}"
+
+
+def subscribed(topic: str) -> str:
+    """A topic a connection subscribes to, under the connection."""
+    return f"{SUB_PREFIX}{topic}"
+
+
+SEEK = "SEEK"
+SEEK_PREFIX = "SEEK#"
+
+
+def seeks(room_id: str) -> str:
+    return f"SEEKS#{room_id}"
+
+
+def seek_order(created_ms: int, seek_id: str) -> str:
+    """Oldest first in the room's partition."""
+    return f"{SEEK_PREFIX}{created_ms:015d}#{seek_id}"
+
+
+ONLINE_SHARDS = 16
+COUNT = "COUNT"
+LOBBY = "LOBBY"
+ONLINE = "ONLINE"
+
+
+def online_shard(player_name: str) -> str:
+    return f"ONLINE#{zlib.crc32(player_name.encode()) % ONLINE_SHARDS}"
+
+
+def online_shards() -> list[str]:
+    return [f"ONLINE#{n}" for n in range(ONLINE_SHARDS)]

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from botocore.exceptions import ClientError
 
 from numbridge.service.observability import count, logger
-from numbridge.store.connections import Connections
+from numbridge.store.connections import Connections, Removed
 
 # Posts at once; the management client's connection pool is as large (service.context).
 CONCURRENT_POSTS = 16
@@ -37,10 +37,13 @@ def _shared_pool() -> ThreadPoolExecutor:
 
 
 class Notifier:
-    def __init__(self, client: Any, connections: Connections, at_once: bool = True) -> None:
+    def __init__(self, client: Any, connections: Connections, at_once: bool = True,
+                 on_removed: Callable[[Removed], None] | None = None) -> None:
         self.client = client
         self.connections = connections
         self.at_once = at_once
+        # Told what a gone connection took with it (a seek: the lobby's count moved).
+        self.on_removed = on_removed
 
     def post(self, connection_id: str, frames: Iterable[dict[str, Any]]) -> bool:
         """Send frames in order to one connection; False if it is gone (and forgotten)."""
@@ -54,7 +57,7 @@ class Notifier:
                 code = exc.response.get("Error", {}).get("Code", "")
                 if code in {"GoneException", "410"}:
                     logger.info("stale connection removed", extra={"connection": connection_id})
-                    self.connections.remove(connection_id)
+                    self._forget(connection_id)
                     return False
                 logger.warning("post failed", extra={"connection": connection_id, "code": code})
                 return False
@@ -70,7 +73,12 @@ class Notifier:
             if code not in {"GoneException", "410"}:
                 logger.warning("close failed", extra={"connection": connection_id,
                                                       "code": code})
-        self.connections.remove(connection_id)
+        self._forget(connection_id)
+
+    def _forget(self, connection_id: str) -> None:
+        removed = self.connections.remove_all(connection_id)
+        if self.on_removed is not None:
+            self.on_removed(removed)
 
     def post_all(self, deliveries: Mapping[str, Sequence[dict[str, Any]]]) -> None:
         """Send each connection its frames, all connections at once. A post that fails is

@@ -6,5 +6,7 @@ only what it runs: ``functions/<name>/app.py`` re-exports one ``handler``.
 - :mod:`.message`: every client frame (the lobby, deal and move functions);
 - :mod:`.timeout`: per-turn timers from SQS and the one-minute sweep;
 - :mod:`.bot`: bot seats' turns from the bot queue (SQS);
+- :mod:`.fanout`: the lobby's changes from the lobby queue (SQS), pushed to its
+  subscribers;
 - :mod:`.signup`: Cognito's pre-sign-up check of a new username.
 """

@@ -8,6 +8,7 @@ import uuid
 from numbridge import rules
 from numbridge.club.proposals import ProposalChoices, ProposalDoc, seat_players
 from numbridge.club.ratings import Rating, is_provisional
+from numbridge.names import bot_level, fold_name
 from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
 from numbridge.rules.geometry import Layout
@@ -25,7 +26,8 @@ from numbridge.store.club import (
     StoredProposal,
     lapsed,
 )
-from numbridge.store.port import Write
+from numbridge.store.games import NO_TURN, Games
+from numbridge.store.port import MAX_BATCH_GET_KEYS, Write
 from numbridge.values import frozen
 
 
@@ -44,6 +46,7 @@ def _stored_choices(proposal: ProposalDoc) -> ProposalChoices:
 def propose(svc: Services, player: str, request: req.Propose) -> Outcome:
     room = svc.rooms.get(request.room)
     options = room.game_options(request.choices)
+    to = None if request.to is None else _challenged(svc, player, request.to)
     now = svc.clock()
     slots = svc.proposals.slots(player)
     open_slots = {slot.n for slot in slots if slot.expires_ms > now}
@@ -58,8 +61,30 @@ def propose(svc: Services, player: str, request: req.Propose) -> Outcome:
         "colour": request.colour, "created_ms": now,
     }
     lapsed_slot = next((slot for slot in slots if slot.n == free), None)
+    if to is not None:
+        proposal["to"] = to
+    writes = Proposals.add_writes(proposal, free, lapsed_slot)
+    if to is not None:  # private: pushed to its one reader, never to the lobby
+        return Outcome([answers.ProposalAnswer(id=request.id, proposal=proposal).frame()],
+                       [(to, [answers.Challenge(proposal=proposal).frame()])], writes)
     return Outcome([answers.ProposalAnswer(id=request.id, proposal=proposal).frame()],
-                   writes=Proposals.add_writes(proposal, free, lapsed_slot))
+                   writes=writes, lobby=[{"proposal_added": proposal["id"]}])
+
+
+def _challenged(svc: Services, player: str, to: str) -> str:
+    """The player a challenge names, as their name is shown; refused when nobody of that
+    name plays here, when it is a bot seat, or the challenger themself."""
+    if bot_level(to) is not None:
+        raise ProtocolError("illegal", f"{to} is a bot seat: play it with `propose` and "
+                                       "`bot`, not a challenge")
+    if fold_name(to) == fold_name(player):
+        raise ProtocolError("illegal", "you cannot challenge yourself")
+    account = svc.accounts.get(to)
+    if account is not None:
+        return account.name
+    if svc.accounts.has_history(to):  # a player from before records
+        return to
+    raise ProtocolError("not_found", f"no player {to!r}")
 
 
 def proposals(svc: Services, player: str, request: req.Proposals) -> Outcome:
@@ -73,7 +98,7 @@ def proposals(svc: Services, player: str, request: req.Proposals) -> Outcome:
                                             next=following).frame()])
 
 
-def _open_proposal(svc: Services, proposal_id: str) -> StoredProposal:
+def open_proposal(svc: Services, proposal_id: str) -> StoredProposal:
     stored = svc.proposals.get(proposal_id)
     if stored is None:
         raise ProtocolError("not_found", f"no open proposal {proposal_id!r}")
@@ -83,16 +108,24 @@ def _open_proposal(svc: Services, proposal_id: str) -> StoredProposal:
 
 
 def withdraw(svc: Services, player: str, request: req.Withdraw) -> Outcome:
-    stored = _open_proposal(svc, request.proposal)
+    stored = open_proposal(svc, request.proposal)
     if stored.proposal["by"] != player:
         raise ProtocolError("unauthorized", "only its author can withdraw a proposal")
-    return Outcome([ack_frame(request.id)], writes=svc.proposals.remove_writes(stored))
+    return Outcome([ack_frame(request.id)], writes=svc.proposals.remove_writes(stored),
+                   lobby=_removed(stored.proposal, "withdrawn"))
+
+
+def _removed(proposal: ProposalDoc, why: str) -> list[dict[str, str]]:
+    """The lobby's hint that a proposal went (a challenge was never in the lobby)."""
+    return [] if proposal.get("to") else [{"proposal_removed": proposal["id"], "why": why}]
 
 
 def accept(svc: Services, player: str, request: req.Accept) -> Outcome:
     """Deal the board, seat both players and tell them (the only path to python-sat)."""
-    stored = _open_proposal(svc, request.proposal)
+    stored = open_proposal(svc, request.proposal)
     proposal = stored.proposal
+    if proposal.get("to") and fold_name(proposal["to"]) != fold_name(player):
+        raise ProtocolError("unauthorized", "this challenge is another player's to accept")
     room = svc.rooms.get(proposal["room"])
     options = room.game_options(_stored_choices(proposal))
     players = seat_players(proposal["by"], player, proposal["colour"], svc.rng)
@@ -104,7 +137,8 @@ def accept(svc: Services, player: str, request: req.Accept) -> Outcome:
     here = online(svc, players)
     pushes = [(players[seat], [state_frame(state, seat, now, online=here)]) for seat in SEATS]
     return Outcome([ack_frame(request.id)], pushes,
-                   [*svc.proposals.remove_writes(stored), *dealt.writes], dealt.timers)
+                   [*svc.proposals.remove_writes(stored), *dealt.writes], dealt.timers,
+                   lobby=_removed(proposal, "accepted"))
 
 
 @frozen
@@ -159,7 +193,26 @@ def games(svc: Services, player: str, request: req.Games) -> Outcome:
     listed, following = pages.one_page(
         lambda limit, after: svc.player_games.of_player(player, limit=limit, after=after),
         request.after)
+    _add_turns(svc, listed)
     return Outcome([answers.GamesAnswer(id=request.id, games=listed, next=following).frame()])
+
+
+def _add_turns(svc: Services, listed: list[dict[str, object]]) -> None:
+    """Each game being played gains whose move it is and until when (the stored line is
+    written at status changes only; the game's own item knows the move), so a client
+    opens the game where it is the player's move."""
+    playing = [entry for entry in listed if entry.get("status") == "playing"]
+    for start in range(0, len(playing), MAX_BATCH_GET_KEYS):
+        chunk = playing[start:start + MAX_BATCH_GET_KEYS]
+        heads = svc.store.get_many([Games.state_key(str(e["game"])) for e in chunk])
+        for entry, head in zip(chunk, heads, strict=True):
+            if head is None or head.get("status") != "playing":
+                continue
+            turn = head.get("turn")
+            entry["turn"] = None if turn in (None, NO_TURN) else turn
+            # The deadline index's key is the game's next deadline (none: no clock runs).
+            deadline = head.get("gsi1sk")
+            entry["deadline_ms"] = None if deadline is None else int(str(deadline))
 
 
 def record(svc: Services, player: str, request: req.Record) -> Outcome:

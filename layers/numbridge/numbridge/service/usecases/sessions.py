@@ -131,7 +131,10 @@ def _bind(svc: Services, connection_id: str, identity: Identity,
 
 
 def on_disconnect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
-    player = svc.connections.remove(_connection_id(event))
+    removed = svc.connections.remove_all(_connection_id(event))
+    player = removed.player
+    if removed.seek is not None:  # the seek ended with its connection
+        tell_lobby(svc, {"hints": [{"seeks": removed.seek.room}]})
     code = (event.get("requestContext") or {}).get("disconnectStatusCode")
     logger.info("disconnected", extra={"player": player, "code": code})
     if player is not None:  # a connection that was bound (Connects counted it)
@@ -144,7 +147,23 @@ def _announce_if(svc: Services, player: str, online: bool, first_or_last: Any) -
     """Tell the opponents when the first device opens or the last closes. Presence is a
     courtesy: if it fails, the connection change stands (views carry ``online`` too)."""
     try:
-        if first_or_last():
-            announce(svc, player, online)
+        if not first_or_last():
+            return
     except Exception:
         logger.exception("presence not announced", extra={"player": player})
+        return
+    announce(svc, player, online)
+    try:  # the lobby's count of players online
+        svc.online.change(player, 1 if online else -1)
+    except Exception:
+        logger.exception("online count not changed", extra={"player": player})
+        return
+    tell_lobby(svc, {"online": True})
+
+
+def tell_lobby(svc: Services, message: dict[str, Any]) -> None:
+    """A hint for the lobby's fan-out; a courtesy too (the next page has it right)."""
+    try:
+        svc.lobby.publish(message)
+    except Exception:
+        logger.exception("lobby not told", extra={"lobby": message})

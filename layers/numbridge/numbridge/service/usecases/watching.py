@@ -82,17 +82,24 @@ def _changing(change: Callable[[], T]) -> T:
 
 
 def live(svc: Services, player: str, request: req.Live) -> Outcome:
-    if request.room is not None:
-        room = svc.rooms.get(request.room)
+    games, following = live_page(svc, request.room, request.after)
+    return Outcome([answers.LiveAnswer(id=request.id, games=games, next=following).frame()])
+
+
+def live_page(svc: Services, room_id: str | None = None,
+              after: str | None = None) -> tuple[list[answers.LiveGame], str | None]:
+    """A page of the games being played that may be watched (of one room, or all)."""
+    if room_id is not None:
+        room = svc.rooms.get(room_id)
         room_ids = [room.id] if room.spectators else []
     else:
         room_ids = [room.id for room in svc.rooms if room.spectators]
     listed, following = pages.across(
         room_ids, lambda room, limit, after: svc.playing.in_room(room, limit=limit, after=after),
-        request.after)
+        after)
     games = []
     for entry in listed:
         v = svc.games.version(entry["game"])
         if v is not None:
             games.append(answers.LiveGame(**entry, v=v))
-    return Outcome([answers.LiveAnswer(id=request.id, games=games, next=following).frame()])
+    return games, following

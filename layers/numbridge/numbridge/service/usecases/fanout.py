@@ -1,0 +1,188 @@
+"""The lobby's fan-out (the ``fanout`` function, fed by the lobby queue in batches):
+what changed, told to every connection subscribed to ``lobby`` in one ``changes``
+frame per batch (docs/lobby-push.md).
+
+A message holds hints, not changes: ``{"hints": [{"proposal_added": PID}, …]}``,
+``{"online": true}``, ``{"retry": ROOM}``. The fan-out reads the store for what each
+hint names *now*, so messages that arrive out of order (SQS does not keep order) or
+twice still give every subscriber the lobby as it is: a proposal added and gone
+within one batch is never shown, a game listed again since a hint of its removal
+is not removed, and a room's seekers are counted afresh. The online count is
+pushed at most every :data:`~numbridge.store.online.PUSH_EVERY_MS` (``store.online``).
+
+``retry`` messages (sent ahead by a waiting seek, one for each time its window
+widens) pair the seekers of that room who now fit; their games and counts reach the
+lobby through the hints those pairings publish.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from numbridge.protocol import answers
+from numbridge.service.context import Services
+from numbridge.service.expiry import reachable
+from numbridge.service.observability import count, logger
+from numbridge.service.usecases.pages import MAX_FRAME_BYTES
+from numbridge.service.usecases.seeking import retry_room
+from numbridge.store import keys
+from numbridge.store.club import lapsed
+from numbridge.store.online import PUSH_EVERY_MS
+
+TOPIC = "lobby"
+Change = dict[str, Any]
+
+
+def on_lobby_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
+    """An SQS batch from the lobby queue. Unreadable messages are dropped; a retry that
+    fails is logged (the seek's next retry, or its seeker's next seek, tries again)."""
+    hints: list[dict[str, Any]] = []
+    online = False
+    rooms: set[str] = set()
+    for record in event.get("Records", []):
+        body = _body(record)
+        hints += [h for h in body.get("hints", []) if isinstance(h, dict)]
+        online = online or body.get("online") is True
+        if isinstance(body.get("retry"), str):
+            rooms.add(body["retry"])
+    for room in sorted(rooms):
+        try:
+            retry_room(svc, room)
+        except Exception:
+            count("SeekRetryFailures")
+            logger.exception("seek retry failed", extra={"room": room})
+    changes = resolve(svc, hints)
+    if online and (told := online_change(svc)) is not None:
+        changes.append(told)
+    if changes:
+        push(svc, changes)
+    return {"batchItemFailures": []}
+
+
+def _body(record: Any) -> dict[str, Any]:
+    try:
+        body = json.loads(record["body"])
+        if isinstance(body, dict):
+            return body
+    except (KeyError, TypeError, ValueError):
+        pass
+    logger.error("unreadable lobby message")
+    count("LobbyMessagesUnreadable")
+    return {}
+
+
+def resolve(svc: Services, hints: Iterable[dict[str, Any]]) -> list[Change]:
+    """The changes a batch of hints makes, as the store has them now, in the order the
+    hints first named each thing; each room's seekers last."""
+    proposals: dict[str, dict[str, Any]] = {}
+    games: dict[str, dict[str, Any]] = {}
+    rooms: list[str] = []
+    order: list[tuple[str, str]] = []
+    for hint in hints:
+        for kind, target in ((k, v) for k, v in hint.items() if isinstance(v, str)):
+            if kind in ("proposal_added", "proposal_removed"):
+                seen = proposals.setdefault(target, {})
+                if not seen:
+                    order.append(("proposal", target))
+                seen[kind] = hint.get("why", "withdrawn") if kind == "proposal_removed" else True
+            elif kind in ("live_added", "live_removed"):
+                seen = games.setdefault(target, {})
+                if not seen:
+                    order.append(("game", target))
+                seen[kind] = True
+            elif kind == "seeks" and target not in rooms:
+                rooms.append(target)
+    now = svc.clock()
+    changes: list[Change] = []
+    for what, target in order:
+        found = (_proposal_change(svc, target, proposals[target], now) if what == "proposal"
+                 else _game_change(svc, target, games[target]))
+        if found is not None:
+            changes.append(found)
+    for room in rooms:
+        if room in svc.rooms:
+            changes.append(_json(answers.SeeksWaiting(room=room,
+                                                      waiting=svc.seeks.waiting(room, now))))
+    return changes
+
+
+def _json(change: object) -> Change:
+    return answers.to_json_fields(change)
+
+
+def _proposal_change(svc: Services, pid: str, seen: dict[str, Any], now: int) -> Change | None:
+    stored = svc.proposals.get(pid)
+    if stored is not None and not lapsed(stored.proposal, now):
+        if "proposal_added" in seen and not stored.proposal.get("to"):
+            return _json(answers.ProposalAdded(proposal=stored.proposal))
+        return None
+    if "proposal_removed" in seen and "proposal_added" not in seen:
+        return _json(answers.ProposalRemoved(proposal=pid, why=seen["proposal_removed"]))
+    return None  # added and gone within the batch: nobody saw it
+
+
+def _game_change(svc: Services, game_id: str, seen: dict[str, Any]) -> Change | None:
+    item = svc.store.get(keys.game(game_id), keys.PLAYING)
+    listed = item is not None and item.get("gsi1pk") is not None
+    if listed and item is not None:
+        room = str(item["room"])
+        if "live_added" not in seen or room not in svc.rooms or not svc.rooms.get(
+                room).spectators:
+            return None
+        v = svc.games.version(game_id)
+        if v is None:
+            return None
+        return _json(answers.LiveAdded(game=answers.LiveGame(
+            game=game_id, room=room, variant=item["variant"],  # type: ignore[arg-type]
+            players={"blue": str(item["blue"]), "red": str(item["red"])},
+            v=v, watchers=int(item.get("watchers", 0)))))
+    if "live_removed" in seen and "live_added" not in seen:
+        return _json(answers.LiveRemoved(game=game_id))
+    return None
+
+
+def online_change(svc: Services) -> Change | None:
+    """The players online, when it moved and the last push is :data:`PUSH_EVERY_MS`
+    old; sooner, one later push is scheduled (once: claimed with a conditional write)."""
+    now = svc.clock()
+    last = svc.online.last_pushed()
+    due = last.sent_ms + PUSH_EVERY_MS
+    if now >= due:
+        players = svc.online.count()
+        if players == last.players or not svc.online.claim(
+                last, players=players, sent_ms=now, due_ms=0):
+            return None
+        return _json(answers.OnlineCount(players=players))
+    if last.due_ms < due and svc.online.claim(last, players=last.players,
+                                              sent_ms=last.sent_ms, due_ms=due):
+        svc.lobby.later([(due - now, {"online": True})])
+    return None
+
+
+def frames(changes: list[Change]) -> list[dict[str, Any]]:
+    """The changes in as few ``changes`` frames as fit 32 KB each, in order."""
+    out: list[dict[str, Any]] = []
+    part: list[Change] = []
+    size = 0
+    for change in changes:
+        length = len(json.dumps(change, separators=(",", ":"))) + 1
+        if part and size + length > MAX_FRAME_BYTES - 100:
+            out.append(answers.Changes(topic=TOPIC, changes=part).frame())
+            part, size = [], 0
+        part.append(change)
+        size += length
+    if part:
+        out.append(answers.Changes(topic=TOPIC, changes=part).frame())
+    return out
+
+
+def push(svc: Services, changes: list[Change]) -> int:
+    """Post the frames to every subscriber of the lobby; how many connections."""
+    now = svc.clock()
+    told = frames(changes)
+    subscribers = reachable(svc, svc.subscriptions.receivers(TOPIC, now), now)
+    svc.notifier.post_all({r.connection: told for r in subscribers})
+    count("LobbyFrames", len(subscribers) * len(told))
+    return len(subscribers)

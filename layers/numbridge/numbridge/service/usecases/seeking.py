@@ -1,0 +1,158 @@
+"""Quick pairing (``seek`` / ``cancel_seek``): a game in a room now, against whoever
+else seeks in it with a close rating (the rule: ``club.pairing``).
+
+``seek`` reads the room's waiting seeks and pairs at once with the best fit, in one
+transaction that ends both seeks on condition that they are still there and both
+connections on condition that they are still open (``store.seeks``); whoever loses
+that race decides again. Nobody fits: the seek is stored (replacing the player's
+earlier one) and waits. The fan-out tries the room again at once — two seekers who
+came at the same instant each stored a seek without seeing the other — and each
+time the waiting seek's window widens (``retry_room``, from the messages this sends
+ahead). A seek ends with its connection (``store.connections``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from itertools import groupby
+
+from numbridge import rules
+from numbridge.club.pairing import Seeker, best_match, pair_all, retry_times
+from numbridge.club.proposals import ProposalChoices, seat_players
+from numbridge.club.ratings import Rating
+from numbridge.club.rooms import Room
+from numbridge.names import bot_level
+from numbridge.protocol import ProtocolError, ack_frame, answers
+from numbridge.protocol import requests as req
+from numbridge.rules.seats import SEATS
+from numbridge.service.commit import settle
+from numbridge.service.context import Services
+from numbridge.service.delivery import deliver
+from numbridge.service.observability import count, logger
+from numbridge.service.outcome import Frame, Outcome
+from numbridge.service.usecases.lobby import deal_game
+from numbridge.service.usecases.presence import online
+from numbridge.service.usecases.views import state_frame
+from numbridge.store.port import ConflictError, Item
+from numbridge.store.seeks import Seek
+
+
+def _options(room: Room, rated: bool, variant: str | None) -> rules.GameOptions:
+    """A seek's game: the room's defaults (its first block kind), colour drawn."""
+    return room.game_options(ProposalChoices(
+        blocks=room.blocks[0], rated=rated, variant=variant))  # type: ignore[arg-type]
+
+
+def _rating(svc: Services, player: str, variant: str) -> float:
+    stored = svc.ratings.get(player, variant)
+    return Rating().rating if stored is None else stored.rating
+
+
+def _seeker(seek: Seek) -> Seeker:
+    return Seeker(seek.id, seek.player, seek.rating, seek.created_ms)
+
+
+def _same_game(a: Seek, b: Seek) -> bool:
+    return a.rated == b.rated and a.variant == b.variant
+
+
+def seek(svc: Services, player: str, connection_id: str, request: req.Seek) -> Outcome:
+    if bot_level(player) is not None:
+        raise ProtocolError("illegal", "a bot seat does not seek")
+    room = svc.rooms.get(request.room)
+    options = _options(room, request.rated, request.variant)
+    now = svc.clock()
+    me = Seek(id=f"s-{uuid.uuid4().hex[:12]}", room=room.id, player=player,
+              connection=connection_id, rating=_rating(svc, player, options.variant),
+              rated=options.rated, created_ms=now, variant=request.variant)
+    mine = svc.seeks.of_player(player)
+    waiting = [s for s in svc.seeks.in_room(room.id, now)
+               if s.player != player and bot_level(s.player) is None and _same_game(s, me)]
+    while waiting:
+        match = best_match(_seeker(me), [_seeker(s) for s in waiting], now)
+        if match is None:
+            break
+        other = next(s for s in waiting if s.id == match.seek)
+        try:
+            return _paired(svc, [other], mine, other, me, options, request.id)
+        except ConflictError:  # its connection is gone: not a partner
+            waiting.remove(other)
+    count("SeeksWaiting")
+    retries = [(at - now, {"retry": room.id}) for at in [now, *retry_times(now)]]
+    return Outcome([answers.SeekAnswer(id=request.id, seek=answers.SeekShown(
+                        id=me.id, room=me.room, rated=me.rated, created_ms=now,
+                        variant=options.variant if request.variant else None)).frame()],
+                   writes=svc.seeks.put_writes(me, mine),
+                   lobby=_rooms_touched(mine, room.id), lobby_later=retries)
+
+
+def _rooms_touched(mine: Item | None, room_id: str) -> list[Frame]:
+    """The lobby's hints: the seekers waiting in these rooms changed."""
+    rooms = {room_id} | ({str(mine["room"])} if mine is not None else set())
+    return [{"seeks": room} for room in sorted(rooms)]
+
+
+def _paired(svc: Services, taken: list[Seek], mine: Item | None, waited: Seek,
+            came: Seek, options: rules.GameOptions, request_id: str | None) -> Outcome:
+    """The game of two seekers: ``waited`` (its seek stored) and ``came`` (stored too
+    when both are in ``taken``). :class:`ConflictError` if a connection is gone."""
+    checks = svc.seeks.pair_writes(taken, mine, [waited.connection, came.connection])
+    players = seat_players(waited.player, came.player, "random", svc.rng)
+    now = svc.clock()
+    dealt = deal_game(svc, options, players, now)
+    state = dealt.state
+    count("SeekPairings")
+    logger.info("paired", extra={"game": state.game_id, "players": players})
+    here = online(svc, players)
+    pushes = [(players[seat], [state_frame(state, seat, now, online=here)]) for seat in SEATS]
+    replies = [] if request_id is None else [ack_frame(request_id)]
+    return Outcome(replies, pushes, [*checks, *dealt.writes], dealt.timers,
+                   lobby=_rooms_touched(mine, waited.room))
+
+
+def cancel_seek(svc: Services, player: str, request: req.CancelSeek) -> Outcome:
+    mine = svc.seeks.get(player)
+    if mine is None or mine.id != request.seek:
+        raise ProtocolError("not_found", f"no waiting seek {request.seek!r}: paired or gone")
+    return Outcome([ack_frame(request.id)], writes=svc.seeks.end_writes(mine),
+                   lobby=[{"seeks": mine.room}])
+
+
+def retry_room(svc: Services, room_id: str) -> int:
+    """Pair the seekers now waiting in a room who fit (a retry: the windows widened, or
+    two seeks came at once); how many games were dealt. Each pairing is committed and
+    pushed on its own: one that lost a race is skipped (its seekers wait on)."""
+    if room_id not in svc.rooms:
+        return 0
+    room = svc.rooms.get(room_id)
+    now = svc.clock()
+    waiting = [s for s in svc.seeks.in_room(room_id, now) if bot_level(s.player) is None]
+    by_id = {s.id: s for s in waiting}
+    dealt = 0
+    kinds = sorted(waiting, key=lambda s: (s.rated, s.variant or ""))
+    for _, group in groupby(kinds, key=lambda s: (s.rated, s.variant or "")):
+        for first, second in pair_all([_seeker(s) for s in group], now):
+            a, b = by_id[first.seek], by_id[second.seek]
+            try:
+                options = _options(room, a.rated, a.variant)
+            except Exception:  # the room changed its variants since: they wait on
+                logger.exception("seek no longer fits its room", extra={"room": room_id})
+                continue
+            outcome = settle(svc, lambda a=a, b=b, options=options:  # type: ignore[misc]
+                             _pair_if_waiting(svc, a, b, options))
+            if outcome.pushes:
+                deliver(svc, outcome)
+                dealt += 1
+    return dealt
+
+
+def _pair_if_waiting(svc: Services, a: Seek, b: Seek, options: rules.GameOptions) -> Outcome:
+    """Pair two waiting seeks if both still wait (decided again after a lost race)."""
+    now = svc.clock()
+    still = {s.id for s in svc.seeks.in_room(a.room, now)}
+    if a.id not in still or b.id not in still:
+        return Outcome([])
+    try:
+        return _paired(svc, [a, b], None, a, b, options, None)
+    except ConflictError:
+        return Outcome([])  # a connection is gone: its seek ends at its $disconnect

@@ -1,0 +1,77 @@
+"""Subscriptions (``subscribe`` / ``unsubscribe``): a connection is pushed a topic's
+changes until it unsubscribes or closes.
+
+``subscribe`` stores the subscription first and reads the topic's page after, so
+a change committed after the read reaches the connection through the fan-out
+(which reads the subscribers after the change; ``usecases.fanout``), and a
+change committed before it is in the page (and perhaps pushed too: a client takes
+a change it already has as it is). Topics: ``lobby``; ``tournament:TID`` once
+tournaments exist (none does yet: ``not_found``).
+"""
+
+from __future__ import annotations
+
+from numbridge.protocol import ProtocolError, ack_frame, answers
+from numbridge.protocol import requests as req
+from numbridge.service.context import Services
+from numbridge.service.outcome import Outcome
+from numbridge.service.usecases import pages
+from numbridge.service.usecases.watching import live_page
+from numbridge.store.club import lapsed
+from numbridge.store.port import ConflictError
+
+LOBBY = "lobby"
+TOURNAMENT_PREFIX = "tournament:"
+
+
+def _check_topic(topic: str) -> None:
+    if topic == LOBBY:
+        return
+    if topic.startswith(TOURNAMENT_PREFIX):
+        raise ProtocolError("not_found", f"no tournament {topic[len(TOURNAMENT_PREFIX):]!r}")
+    raise ProtocolError("not_found", f"no topic {topic!r}: the topics are `lobby` and "
+                                     "`tournament:TID`")
+
+
+def subscribe(svc: Services, player: str, connection_id: str,
+              request: req.Subscribe) -> Outcome:
+    _check_topic(request.topic)
+    now = svc.clock()
+    connection = svc.connections.get(connection_id)
+    if connection is None:
+        raise ProtocolError("unauthorized", "this connection is not signed in")
+    try:
+        svc.subscriptions.add(request.topic, connection_id, player, now,
+                              batch=connection.batch,
+                              token_expires_at=connection.token_expires_at)
+    except ConflictError as exc:
+        raise ProtocolError("conflict", f"{exc}; retry") from exc
+    except LookupError as exc:  # closed meanwhile
+        raise ProtocolError("unauthorized", "this connection is closing") from exc
+    return Outcome([lobby_page(svc, request.id)])
+
+
+def lobby_page(svc: Services, request_id: str) -> dict[str, object]:
+    """The lobby as it is now: each list's first page, the seekers waiting in each room,
+    the players online."""
+    now = svc.clock()
+    room_ids = list(svc.rooms.ids)
+    proposals, _ = pages.across(
+        room_ids, lambda room, limit, after: svc.proposals.in_room(room, limit=limit,
+                                                                   after=after),
+        None, keep=lambda proposal: not lapsed(proposal, now))
+    live, _ = live_page(svc)
+    return answers.LobbyAnswer(
+        id=request_id, proposals=proposals,
+        seeks={room: svc.seeks.waiting(room, now) for room in room_ids},
+        live=live, online=svc.online.count()).frame()
+
+
+def unsubscribe(svc: Services, player: str, connection_id: str,
+                request: req.Unsubscribe) -> Outcome:
+    _check_topic(request.topic)
+    try:
+        svc.subscriptions.remove(request.topic, connection_id, svc.clock())
+    except ConflictError as exc:
+        raise ProtocolError("conflict", f"{exc}; retry") from exc
+    return Outcome([ack_frame(request.id)])

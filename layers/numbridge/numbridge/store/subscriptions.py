@@ -1,0 +1,138 @@
+"""Subscriptions: which connections are pushed a topic's changes (``lobby``).
+
+A subscription is two items, written and deleted together: ``TOPIC#t#n`` /
+``SUB#c`` (the topic's subscribers, sharded by connection over
+:data:`~numbridge.store.keys.TOPIC_SHARDS` partitions: one partition takes about
+1,000 writes a second, and every lobby shown or left moves one) and ``CONN#c`` /
+``SUB#t`` (a connection's subscriptions, deleted with the connection). Both carry
+``expires_at``: a connection that vanished without ``$disconnect`` is forgotten by
+the TTL, and reads skip an expired row before the TTL gets to it.
+
+The connection's item counts its subscriptions (``subscribed``), a read-modify-write
+in the same transaction conditioned on the item as read: at most
+:data:`~numbridge.caps.SUBSCRIPTIONS_PER_CONNECTION`, however many requests race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from numbridge.caps import SUBSCRIPTIONS_PER_CONNECTION, TooManySubscriptions
+from numbridge.store import keys
+from numbridge.store.port import (
+    Absent,
+    ConflictError,
+    Delete,
+    KeyRange,
+    Present,
+    Put,
+    Store,
+    Write,
+    unchanged,
+)
+from numbridge.store.watches import Receiver
+
+# As long as a connection's own item: API Gateway closes every connection after 2 h.
+SUBSCRIPTION_TTL_S = 3 * 3600
+ATTEMPTS = 8
+
+
+def _current(item: Mapping[str, object], now_ms: int) -> bool:
+    expires = item.get("expires_at", 0)
+    return isinstance(expires, int) and expires > now_ms // 1000
+
+
+class Subscriptions:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def add(self, topic: str, connection_id: str, player: str, now_ms: int, *,
+            batch: bool = False, token_expires_at: int | None = None) -> bool:
+        """Subscribe (again: the TTL starts over); whether it is new.
+        :class:`TooManySubscriptions` at the cap; :class:`ConflictError` if the
+        connection's count kept changing under it; False without a connection."""
+        for _ in range(ATTEMPTS):
+            connection = self.store.get(keys.connection(connection_id), keys.CONN)
+            if connection is None:
+                raise LookupError(f"no connection {connection_id}")
+            mine = self.store.get(keys.connection(connection_id), keys.subscribed(topic))
+            expires = now_ms // 1000 + SUBSCRIPTION_TTL_S
+            writes: list[Write] = [
+                Put({"pk": keys.topic_shard(topic, connection_id),
+                     "sk": keys.subscriber(connection_id), "player": player,
+                     "expires_at": expires, "batch": True if batch else None,
+                     "token_expires_at": token_expires_at}),
+                Put({"pk": keys.connection(connection_id), "sk": keys.subscribed(topic),
+                     "expires_at": expires}, Absent() if mine is None else unchanged(mine)),
+            ]
+            if mine is None:
+                held = int(connection.get("subscribed", SUBSCRIPTIONS_PER_CONNECTION))
+                if held >= SUBSCRIPTIONS_PER_CONNECTION:  # rows from before: count them
+                    held = len(self.of_connection(connection_id, now_ms))
+                if held >= SUBSCRIPTIONS_PER_CONNECTION:
+                    raise TooManySubscriptions(
+                        f"at most {SUBSCRIPTIONS_PER_CONNECTION} subscriptions on one "
+                        "connection: unsubscribe one first")
+                writes.append(Put({**connection, "subscribed": held + 1}, unchanged(connection)))
+            try:
+                self.store.transact(writes)
+            except ConflictError:
+                continue
+            return mine is None or not _current(mine, now_ms)
+        raise ConflictError(f"the subscriptions of connection {connection_id} kept changing")
+
+    def remove(self, topic: str, connection_id: str, now_ms: int) -> bool:
+        """Unsubscribe; whether the connection was subscribed."""
+        for _ in range(ATTEMPTS):
+            mine = self.store.get(keys.connection(connection_id), keys.subscribed(topic))
+            if mine is None:
+                return False
+            connection = self.store.get(keys.connection(connection_id), keys.CONN)
+            writes = self._deletes(topic, connection_id)
+            if connection is not None and "subscribed" in connection:
+                writes.append(Put({**connection,
+                                   "subscribed": max(0, int(connection["subscribed"]) - 1)},
+                                  unchanged(connection)))
+            try:
+                self.store.transact(writes)
+            except ConflictError:
+                continue
+            return _current(mine, now_ms)
+        raise ConflictError(f"the subscriptions of connection {connection_id} kept changing")
+
+    def receivers(self, topic: str, now_ms: int) -> list[Receiver]:
+        """Every connection subscribed to a topic (each shard, every page)."""
+        found: list[Receiver] = []
+        for shard in keys.topic_shards(topic):
+            after: str | None = None
+            while True:
+                page = self.store.query(shard, KeyRange(prefix=keys.SUB_PREFIX), after=after)
+                found += [Receiver.of(str(i["sk"]).removeprefix(keys.SUB_PREFIX), i)
+                          for i in page.items if _current(i, now_ms)]
+                after = page.next
+                if after is None:
+                    break
+        return found
+
+    def of_connection(self, connection_id: str, now_ms: int) -> list[str]:
+        """The topics a connection subscribes to."""
+        page = self.store.query(keys.connection(connection_id),
+                                KeyRange(prefix=keys.SUB_PREFIX))
+        return [str(i["sk"]).removeprefix(keys.SUB_PREFIX) for i in page.items
+                if _current(i, now_ms)]
+
+    def drop_connection(self, connection_id: str) -> None:
+        """Forget every subscription of a connection (it closed, or a post found it
+        gone); the connection's own item goes with it, so its count is not kept."""
+        page = self.store.query(keys.connection(connection_id),
+                                KeyRange(prefix=keys.SUB_PREFIX))
+        for item in page.items:
+            topic = str(item["sk"]).removeprefix(keys.SUB_PREFIX)
+            self.store.transact([Delete(keys.topic_shard(topic, connection_id),
+                                        keys.subscriber(connection_id)),
+                                 Delete(keys.connection(connection_id), keys.subscribed(topic))])
+
+    @staticmethod
+    def _deletes(topic: str, connection_id: str) -> list[Write]:
+        return [Delete(keys.topic_shard(topic, connection_id), keys.subscriber(connection_id)),
+                Delete(keys.connection(connection_id), keys.subscribed(topic), Present())]
