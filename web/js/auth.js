@@ -6,7 +6,8 @@
  * - a deployed stack: `?server=wss://…` (its WebSocketURI) and, for Cognito's managed
  *   login, `?login=https://…` (CognitoLoginUrl) with `&client=…` (CognitoClientId).
  * Settings given in the address are remembered and then taken out of it; which server
- * is played on, and whether a link's server is taken, is servers.js's. */
+ * is played on, and whether a link's server and login are taken, is servers.js's. A
+ * refresh token is kept with the login that issued it and only ever sent back there. */
 
 import { REFUSED_BY_STATUS, SIGN_IN_CODES } from './refusals.js';
 import { declined, login, server } from './servers.js';
@@ -18,9 +19,6 @@ const NAME_KEY = 'numbridge.name';
 const REFRESH_KEY = 'numbridge.refresh';
 const PKCE_KEY = 'numbridge.pkce';
 const PER_SERVER_KEY = 'numbridge.tokens';
-
-/** The player-name rule (numbridge/names.py). */
-export const PLAYER_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
 
 // Tokens are kept per server: a server's token is never sent to another. The page's own
 // server keeps the old key; another's is suffixed with its address.
@@ -68,17 +66,21 @@ export function expired(token, marginMs = 0) {
   return Boolean(claims) && typeof claims.exp === 'number' && claims.exp * 1000 < Date.now() + marginMs;
 }
 
-/** A token from the address (taken out of it: history, screenshots), else the stored one. */
-export function initialToken() {
+/** The token a link brought ('' none), taken out of the address (history, screenshots)
+ * with the rest of what the link set. Whether it is used is the player's to say when it
+ * names somebody else than the page plays as (sign-in.js). */
+export function takeLinkToken() {
   const params = new URLSearchParams(location.search);
-  const fromUrl = params.get('token');
+  const fromUrl = (params.get('token') || '').trim();
   for (const name of ['token', 'server', 'login', 'client', 'code', 'state']) params.delete(name);
   const query = params.toString();
   history.replaceState(null, '', location.pathname + (query ? `?${query}` : '') + location.hash);
   // A link declined brought a token for the server it named: not this one's.
-  if (fromUrl && !declined) return fromUrl.trim();
-  return sessionStorage.getItem(keyFor(TOKEN_KEY)) || localStorage.getItem(keyFor(TOKEN_KEY)) || '';
+  return declined ? '' : fromUrl;
 }
+
+/** The token kept for the server played on ('' none). */
+export const storedToken = () => sessionStorage.getItem(keyFor(TOKEN_KEY)) || localStorage.getItem(keyFor(TOKEN_KEY)) || '';
 
 export function rememberToken(token) {
   sessionStorage.setItem(keyFor(TOKEN_KEY), token);
@@ -152,7 +154,8 @@ export async function startManagedLogin() {
   const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
   const challenge = base64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
-  sessionStorage.setItem(PKCE_KEY, JSON.stringify({ verifier, state }));
+  // The code is exchanged only with the login it came from, for the same server.
+  sessionStorage.setItem(PKCE_KEY, JSON.stringify({ verifier, state, login: login.url, server }));
   const query = new URLSearchParams({
     response_type: 'code', client_id: login.client, redirect_uri: redirectUri(),
     scope: 'openid email profile', state, code_challenge_method: 'S256', code_challenge: challenge,
@@ -169,27 +172,47 @@ async function cognitoTokens(grant) {
   });
   if (!response.ok) throw new SignInError('failed', { status: response.status });
   const tokens = await response.json();
-  if (tokens.refresh_token) localStorage.setItem(keyFor(REFRESH_KEY), tokens.refresh_token);
+  if (tokens.refresh_token) {
+    localStorage.setItem(keyFor(REFRESH_KEY), JSON.stringify({ login: login.url, token: tokens.refresh_token }));
+  }
   return tokens.id_token;
+}
+
+/** The refresh token kept for this server, if the login confirmed for it now is the one
+ * that issued it ('' otherwise: a token kept bare, from before, names no login). */
+function keptRefresh() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(keyFor(REFRESH_KEY)) || 'null');
+    const fits = kept && typeof kept.token === 'string' && login.url && kept.login === login.url;
+    return fits ? kept.token : '';
+  } catch (_) {
+    return '';
+  }
 }
 
 /** Back from managed login with `?code=`: the player token, or '' if this is no such return. */
 export async function finishManagedLogin(params) {
   const code = params.get('code');
-  const pending = JSON.parse(sessionStorage.getItem(PKCE_KEY) || 'null');
+  let pending = null;
+  try {
+    pending = JSON.parse(sessionStorage.getItem(PKCE_KEY) || 'null');
+  } catch (_) {
+    pending = null;
+  }
   sessionStorage.removeItem(PKCE_KEY);
   if (!code || !pending || !login.url || params.get('state') !== pending.state) return '';
+  if (pending.login !== login.url || pending.server !== server) return '';
   return cognitoTokens({
     grant_type: 'authorization_code', code, redirect_uri: redirectUri(), code_verifier: pending.verifier,
   });
 }
 
-export const canRenew = () => Boolean(localStorage.getItem(keyFor(REFRESH_KEY)) && login.url);
+export const canRenew = () => Boolean(keptRefresh());
 
 /** A fresh ID token for an expired one, when Cognito gave us a refresh token; else ''. */
 export async function renewedToken() {
-  const refresh = localStorage.getItem(keyFor(REFRESH_KEY));
-  if (!refresh || !login.url) return '';
+  const refresh = keptRefresh();
+  if (!refresh) return '';
   try {
     return await cognitoTokens({ grant_type: 'refresh_token', refresh_token: refresh });
   } catch (_) {

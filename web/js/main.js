@@ -10,7 +10,7 @@
  *   shown-game.js  the game shown, and what it needs; play.js the player's moves in it
  *   board.js       the board (board/: model, render, events); panels.js all around it
  *   replay-controls.js  a finished game replayed; sign-in.js, conn-status.js the header
- *   servers.js     which server is played on (server-ask.js asks about a link's first)
+ *   servers.js     which server (and login) is played on (server-ask.js asks about a link's first)
  *   i18n.js        every word shown, from web/i18n/<lang>.json; language.js picks the language
  * Every module here gets the one `app` below: the connection, the store, the lobby, the
  * board, the selections (ui-state.js) and `render`. Frames change the model; the page is
@@ -36,7 +36,7 @@ import { tickClocks } from './panels.js';
 import { activateCell, onPageKey } from './play.js';
 import { renderPage } from './render-page.js';
 import { askAboutServer } from './server-ask.js';
-import { limitConnections, serverToConfirm, settleServer } from './servers.js';
+import { limitConnections, loginRefused, settleServer, toConfirm } from './servers.js';
 import { onGameChange, openGame, reopenRemembered, watchGame } from './shown-game.js';
 import { attachSignIn, freshToken, showApp, signInAtStart } from './sign-in.js';
 import { createUi, shownGame } from './ui-state.js';
@@ -117,10 +117,12 @@ async function start() {
   attachPage();
   showConnState(app);
   app.lobby.render();
-  // A server the link names and the player never confirmed: asked first, nothing
-  // connects meanwhile; then the page may reach only the servers confirmed.
-  const address = serverToConfirm();
-  settleServer(address ? await askAboutServer(address) : null);
+  // A server the link names and the player never confirmed, or a login the player never
+  // confirmed for it: asked first, nothing connects meanwhile; then the page may reach
+  // only the servers confirmed and the login confirmed for the one played on.
+  const question = toConfirm();
+  settleServer(question ? await askAboutServer(question) : null);
+  if (loginRefused) toast(t('server.login_refused'), 'error');
   limitConnections();
   signInAtStart(app);
 }

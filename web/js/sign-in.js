@@ -1,9 +1,11 @@
 /* Who the page plays as: the sign-in card (a name, a pasted token, the club's managed
  * login), the identity in the header, and starting the connection with a token. */
 
+import { checkedName, passwordProblem } from './account-rules.js';
 import * as auth from './auth.js';
 import { $, toast } from './dom.js';
 import { fmtUnit, t } from './i18n.js';
+import { askAboutPlayer } from './server-ask.js';
 import { forgetGames } from './shown-game.js';
 
 /** A token about to expire renewed first (Cognito's last an hour), where it can be. */
@@ -76,8 +78,11 @@ export function startWith(app, token) {
 
 /** Sign `name` in with `password` (none: a name alone, which only an --open-sign-in
  * server takes; any other asks for the password on the card). The password is never kept. */
-export async function signInAs(app, name, password = '') {
-  const problem = auth.PLAYER_NAME.test(name) ? null : t('signin.name_rule');
+export async function signInAs(app, typed, password = '') {
+  // The name as the server reads it (NFC); one it would surely refuse is said so here.
+  const name = checkedName(typed);
+  const weak = passwordProblem(password);
+  const problem = !name ? t('signin.name_rule') : weak ? t(`signin.password_${weak}`) : null;
   if (problem) {
     showLogin(app, problem, { changing: app.ui.changingName });
     return;
@@ -122,10 +127,29 @@ export function attachSignIn(app) {
   });
 }
 
+/** Who the page plays as now, before a link's token: the kept token's player, else the
+ * name it signs in by ('' nobody). */
+function currentPlayer() {
+  const kept = auth.storedToken();
+  return (kept && auth.playerName(kept)) || (auth.canSignInByName() ? auth.rememberedName() : '');
+}
+
+/** The token to start with: a link's, if it names the player the page plays as (or
+ * nobody plays yet) or the player says to switch; else the one kept. A link must not sign
+ * a page in as somebody else unasked (its games and moves would be that player's). */
+async function tokenAtStart() {
+  const linked = auth.takeLinkToken();
+  if (!linked) return auth.storedToken();
+  const name = auth.playerName(linked);
+  const current = currentPlayer();
+  if (!name || !current || name === current) return linked;
+  return (await askAboutPlayer(name, current)) ? linked : auth.storedToken();
+}
+
 /** The page opened: a managed login's return, a token, a remembered name, or the card. */
 export async function signInAtStart(app) {
   const params = new URLSearchParams(location.search); // before the token is taken out of it
-  const token = auth.initialToken();
+  const token = await tokenAtStart();
   let signedIn = '';
   try {
     signedIn = await auth.finishManagedLogin(params);

@@ -58,7 +58,8 @@ test('every module is reached from main.js', () => {
 });
 
 test('the pure modules use no browser globals', () => {
-  for (const file of ['format.js', 'geometry.js', 'reducer.js', 'sequence.js', 'journal.js', 'board/model.js', 'turns.js', 'refusals.js']) {
+  for (const file of ['format.js', 'geometry.js', 'reducer.js', 'sequence.js', 'journal.js', 'board/model.js', 'turns.js', 'refusals.js',
+    'account-rules.js', 'login-address.js']) {
     const source = readFileSync(join(JS, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
     for (const word of ['document', 'window', 'WebSocket', 'fetch', 'setTimeout', 'setInterval',
       'requestAnimationFrame', 'localStorage', 'sessionStorage', 'Date.now', 'Math.random']) {
