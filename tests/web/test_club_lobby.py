@@ -146,11 +146,12 @@ def test_a_challenge_declined_then_one_accepted(browser: Any, club: LocalServer)
         incoming.wait_for()
         assert ana.name in incoming.inner_text()
         # A challenge is private: a third player's club never lists it.
-        assert cy.page.locator("#challenges li, #proposals li.proposal").count() == 0
+        assert cy.page.locator("#challenges li").count() == 0
+        assert cy.page.locator(f"#proposals li.proposal[data-by='{ana.name}']").count() == 0
         if SCREENSHOTS.name != "artifacts":
             club_shots(bob, ana)
         incoming.locator("button.decline").click()
-        ana.page.wait_for_selector(".toast", has_text=f"{bob.name} declined your challenge")
+        ana.page.locator(".toast", has_text=f"{bob.name} declined your challenge").wait_for()
         ana.page.wait_for_selector("#challenges li.challenge.sent", state="detached")
         assert incoming.count() == 0
 
