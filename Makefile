@@ -21,7 +21,7 @@ SAM_CLI_VERSION := 1.170.0
 SAM_VENV := .venv-sam
 SAM_STAMP := $(SAM_VENV)/.installed-$(SAM_CLI_VERSION)
 
-.PHONY: setup serve test suite lint layer-check bench clean test-web test-js sam-build chromium test-iam checkov
+.PHONY: setup serve test suite lint layer-check bench clean test-web test-js sam-build chromium test-iam checkov asyncapi-check
 
 # Python's bytecode cache stays on for make's commands even where the environment turns it
 # off (PYTHONDONTWRITEBYTECODE=1, as on the machines this was measured on): else every worker
@@ -60,7 +60,7 @@ $(LAYER_CHECKED): layers/numbridge/requirements.txt layers/numbridge/build_layer
 # The checks run beside the suite, each one's output printed whole when it ends (-O):
 # the suite leaves a core idle while its browser and server tests wait.
 test: $(STAMP) chromium
-	@$(MAKE) --no-print-directory -j 5 -O lint checkov layer-check test-js suite
+	@$(MAKE) --no-print-directory -j 5 -O lint checkov layer-check test-js asyncapi-check suite
 
 suite: $(STAMP) chromium
 	@if test -x $(CHROMIUM); then NUMBRIDGE_WEB_TESTS=1 $(BIN)/pytest; else \
@@ -85,6 +85,20 @@ checkov: $(CHECKOV_STAMP)
 
 # The web client's pure modules (reducer, geometry, …) with Node's own test runner:
 # no npm packages. Skipped, saying so, on a machine without Node.
+# docs/asyncapi.json read by the AsyncAPI initiative's own parser (@asyncapi/parser 3.6.6,
+# pinned with its dependencies in tools/asyncapi/package-lock.json): 0 errors. Installed
+# from the npm registry once per change of the lock (node_modules is git-ignored).
+ASYNCAPI_STAMP := tools/asyncapi/node_modules/.installed
+
+$(ASYNCAPI_STAMP): tools/asyncapi/package-lock.json
+	cd tools/asyncapi && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+asyncapi-check:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(ASYNCAPI_STAMP) && \
+		node tools/asyncapi/check.mjs docs/asyncapi.json; \
+	else echo "asyncapi-check: skipped — no node/npm on this machine"; fi
+
 test-js:
 	@if command -v node >/dev/null 2>&1; then node --test web/test/*.test.js; \
 	else echo "test-js: skipped — no node on this machine (the web client's Node tests did not run)"; fi

@@ -77,8 +77,24 @@ def document() -> dict[str, Any]:
                              for k in messages if k.startswith("server.")],
             },
         },
-        "components": {"messages": messages, "schemas": schemas},
+        "components": {"messages": messages, "schemas": asyncapi_schema(schemas)},
     }
+
+
+def asyncapi_schema(schema: Any) -> Any:
+    """A JSON Schema as AsyncAPI 3.0's Schema Object has it: its ``discriminator`` is the
+    property's name (a string), where pydantic writes OpenAPI's object (``propertyName``
+    and a ``mapping`` of values to references). The ``oneOf`` beside it still names each
+    kind; the official parser refuses the object."""
+    if isinstance(schema, list):
+        return [asyncapi_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: asyncapi_schema(value) for key, value in schema.items()}
+    found = schema.get("discriminator")
+    if isinstance(found, dict) and isinstance(found.get("propertyName"), str):
+        out["discriminator"] = found["propertyName"]
+    return out
 
 
 def render() -> str:
