@@ -210,7 +210,7 @@ export class Lobby {
     this.renderProposals();
     this.renderLive();
     const online = this.club.online;
-    $('#online').textContent = online === null ? '' : `· ${t('club.online', { count: online })}`;
+    $('#online').textContent = online === null ? '' : t('club.online', { count: online });
   }
 
   // ------------------------------------------------------------------- rooms
@@ -360,7 +360,7 @@ export class Lobby {
     for (const p of this.club.challenges) {
       rows.push(h('li', { class: 'challenge incoming', dataset: { id: p.id, by: p.by } },
         h('div', {},
-          h('strong', {}, t('challenge.from', { name: p.by })),
+          h('strong', {}, t('challenge.from', { name: p.by })), ' — ', this.proposalTitle(p),
           h('div', { class: 'muted small' }, this.proposalDetails(p))),
         h('div', { class: 'buttons' },
           h('button', { type: 'button', class: 'accept primary', onclick: () => this.acceptChallenge(p.id) },
@@ -371,7 +371,7 @@ export class Lobby {
     for (const p of this.sent) {
       rows.push(h('li', { class: 'challenge sent', dataset: { id: p.id, to: p.to } },
         h('div', {},
-          t('challenge.waiting', { name: p.to }),
+          t('challenge.waiting', { name: p.to }), ' — ', this.proposalTitle(p),
           h('div', { class: 'muted small' }, this.proposalDetails(p))),
         h('button', { type: 'button', class: 'withdraw', onclick: () => this.withdraw(p.id) }, t('proposals.withdraw'))));
     }
@@ -549,7 +549,6 @@ export class Lobby {
 
   proposalDetails(p) {
     return [
-      p.variant ? this.proposalTitle(p) : null,
       p.blocks ? blocksName(p.blocks) : null,
       Number.isInteger(p.clues) ? t('proposals.clues', { count: p.clues }) : null,
       p.rated ? t('proposals.rated') : t('proposals.unrated'),
