@@ -242,7 +242,10 @@ def test_a_connection_sending_too_fast_is_read_at_its_pace(recorder: Recorder) -
             ws.send(json.dumps({"action": "rooms", "id": str(n)}))
         recorder.wait_for("lobby", 30, timeout=10)
         elapsed = time.monotonic() - started
-    assert 0.9 <= elapsed <= 3.0, elapsed
+    # The pace is a lower bound: 20 frames past the burst need a second at 20 a second
+    # (less a little of the bucket's refill). How late a busy machine lets them come is
+    # no fault of the gateway's.
+    assert elapsed >= 0.9, elapsed
 
 
 def test_a_slow_handler_holds_back_reading_not_memory(
