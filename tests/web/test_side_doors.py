@@ -12,7 +12,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from browser_kit import Page, eventually, fresh_name, open_with_token
+from browser_kit import Page, axe_violations, blocking, eventually, fresh_name, open_with_token
 from e2e_server import LocalServer
 
 STORED_PLAYER = """() => {
@@ -83,6 +83,23 @@ def test_a_token_in_a_link_asks_before_it_switches_the_player(
         assert who(player) == f"Playing as {mal}"
         assert page.evaluate(STORED_PLAYER) == mal
         assert player.problems == [], player.problems
+    finally:
+        player.close()
+
+
+def test_the_question_about_switching_player_is_fit_for_a_screen_reader(
+        browser: Any, club: LocalServer) -> None:
+    """The new card is a dialog named by its title, with both names in its text: axe-core
+    finds nothing serious or critical in it (its context bypasses the page's policy only
+    to inject axe)."""
+    ana, mal = fresh_name("ana"), fresh_name("mal")
+    player = Page(browser, ana, bypass_csp=True)
+    try:
+        open_with_token(player, club)
+        player.page.goto(f"{club.url}/?token={club.token(mal)}")
+        player.page.wait_for_selector("#player-ask:not([hidden])")
+        assert blocking(axe_violations(player)) == []
+        assert player.page.get_by_role("dialog", name=EN["switch.title"]).is_visible()
     finally:
         player.close()
 
