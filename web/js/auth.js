@@ -9,7 +9,7 @@
  * is played on, and whether a link's server and login are taken, is servers.js's. A
  * refresh token is kept with the login that issued it and only ever sent back there. */
 
-import { REFUSED_BY_STATUS, SIGN_IN_CODES } from './refusals.js';
+import { REFUSED_BY_STATUS, SIGN_IN_CODES, WEAK_PASSWORD_REASONS } from './refusals.js';
 import { declined, login, server } from './servers.js';
 
 export { login, server } from './servers.js';
@@ -136,6 +136,9 @@ export async function signInByName(name, password = '') {
     throw new SignInError('rate_limited', { seconds: Math.ceil((answer.retry_after_ms || 1000) / 1000) });
   }
   if (code === 'bad_request' && !password) throw new SignInError('need_password');
+  if (code === 'weak_password' && WEAK_PASSWORD_REASONS.includes(answer.reason)) {
+    throw new SignInError(`password_${answer.reason}`);
+  }
   if (SIGN_IN_CODES.includes(code)) throw new SignInError(code);
   if (!code && REFUSED_BY_STATUS[response.status]) throw new SignInError(REFUSED_BY_STATUS[response.status]);
   // A code this page does not know (a newer server): the server's own words, English.

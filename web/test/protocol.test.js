@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ANSWERS, QUERIES } from '../js/connection.js';
-import { REFUSED_BY_STATUS, SIGN_IN_CODES } from '../js/refusals.js';
+import { REFUSED_BY_STATUS, SIGN_IN_CODES, WEAK_PASSWORD_REASONS } from '../js/refusals.js';
 import { ERROR_CODES } from '../js/frames.js';
 import { UNVERSIONED } from '../js/reducer.js';
 import { CATALOGS } from './catalogs.js';
@@ -85,13 +85,19 @@ test('every request the client may send has its name in every language (an error
 
 test('every refusal the local sign-in can answer is worded in every language', () => {
   // The codes as numbridge/local/accounts/sign_in.py lists them (its docstring is the list).
-  const source = readFileSync(join(HERE, '..', '..', 'layers', 'numbridge', 'numbridge', 'local', 'sign_in.py'), 'utf8');
+  const source = readFileSync(join(HERE, '..', '..', 'layers', 'numbridge', 'numbridge', 'local', 'accounts', 'sign_in.py'), 'utf8');
   const listed = source.slice(0, source.indexOf('Every answer carries')).slice(source.indexOf('Every refusal is'));
-  const codes = [...listed.matchAll(/``([a-z_]+)``/g)].map((m) => m[1]).filter((word) => word !== 'retry_after_ms');
+  const words = (text) => [...text.matchAll(/``([a-z_]+)``/g)].map((m) => m[1]);
+  // `weak_password (with reason: short, long or common)`: the reasons apart from the codes.
+  const withReason = /\(with ``reason``: ([^)]*)\)/;
+  const reasons = words(listed.match(withReason)?.[1] ?? '');
+  const codes = words(listed.replace(withReason, '')).filter((word) => word !== 'retry_after_ms');
   assert.ok(codes.length >= 9, `only ${codes.length} codes found in sign_in.py`);
   assert.deepEqual([...SIGN_IN_CODES].sort(), [...new Set(codes)].sort());
+  assert.deepEqual([...WEAK_PASSWORD_REASONS].sort(), [...reasons].sort());
   for (const [lang, messages] of Object.entries(CATALOGS)) {
-    for (const code of [...codes, ...Object.values(REFUSED_BY_STATUS), 'need_password']) {
+    const worded = [...codes, ...Object.values(REFUSED_BY_STATUS), 'need_password', ...reasons.map((r) => `password_${r}`)];
+    for (const code of worded) {
       const text = messages[`signin.${code}`];
       assert.ok(typeof text === 'string' && text.trim(), `${lang}: no text for the sign-in refusal ${code}`);
     }
