@@ -9,16 +9,19 @@ offers a draw or an adjournment, and the clock sometimes runs past a deadline
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numbridge import rules
 from numbridge.bot import Knowledge, Level, decide, observe
-from numbridge.bot.selfplay import event_frame, frame_action
+from numbridge.bot.selfplay import event_frame, frame_action, play
+from numbridge.protocol import render
 from numbridge.puzzles import deal_board
 from numbridge.rules.seats import SEATS, Seat
 
@@ -83,10 +86,11 @@ def new_game(setup: Setup, rng: random.Random) -> rules.GameState:
     )
 
 
-def check_input(view: Any, state: rules.GameState, seat: Seat, now: int) -> None:
-    """The brain gets a plain view dict, exactly the seat's player view: never the state."""
+def check_input(view: Any, state: rules.GameState) -> None:
+    """What the brain is handed is a plain view dict of the view's keys: never the state,
+    nothing of the solution. (That it is the right seat's view of the right moment is
+    test_selfplay_hands_each_player_its_own_view's business: the loop below builds it.)"""
     assert type(view) is dict
-    assert view == rules.player_view(state, seat, now)
     assert set(view) <= VIEW_KEYS
     text = json.dumps(view)
     assert "solution" not in text
@@ -138,7 +142,7 @@ class Game:
         s = self.state
         for seat in (s.to_move, rules.other(s.to_move)):
             view = rules.player_view(s, seat, self.now)
-            check_input(view, s, seat, self.now)
+            check_input(view, s)
             frame = decide(view, self.knowledge[seat], self.levels[seat], self.minds[seat])
             must_act = (
                 s.status == "adjourned" and not s.side(seat).resume
@@ -170,3 +174,68 @@ def test_every_action_the_bot_returns_is_legal(setup: Setup) -> None:
     assert outcome is not None
     if outcome.by == "goal":
         assert outcome.winner in SEATS
+
+
+# --- what a runtime hands the brain ---------------------------------------------------
+
+
+def frame_for(game: str, event: rules.Event, seat: Seat) -> dict[str, Any]:
+    """The frame the server pushes to ``seat`` for an event (numbridge.protocol.render)."""
+    if event.to is not None and event.to != seat:
+        return render.hidden_frame(game, event.v)
+    return render.event_frame(game, event)
+
+
+class Spy:
+    """A bot player for ``selfplay.play`` that notes what it is handed. Now and then,
+    on its move, it offers to adjourn and then waits, so that the other seat is asked
+    too (to accept, and later to resume)."""
+
+    def __init__(self, seat: Seat, calls: list[tuple[Seat, Any, Knowledge]],
+                 rng: random.Random) -> None:
+        self.seat, self.calls, self.rng = seat, calls, rng
+        self.waiting = False
+
+    def __call__(self, view: Any, knowledge: Knowledge) -> dict[str, Any] | None:
+        self.calls.append((self.seat, copy.deepcopy(view), knowledge))
+        if view["turn"] == self.seat and view["status"] == "playing":
+            if self.waiting:
+                self.waiting = False
+                return None
+            if view["offers"]["adjourn"] is None and self.rng.random() < 0.1:
+                self.waiting = True
+                return {"action": "offer_adjourn", "game": view["game"]}
+        return decide(view, knowledge, "easy", self.rng)
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("blitz", 1), ("bridge", 2), ("domains", 3)])
+def test_selfplay_hands_each_player_its_own_view_and_its_own_frames(
+        variant: str, seed: int) -> None:
+    setup = Setup(variant, "easy", "easy", seed, False, 12 if variant == "blitz" else 30, 1,
+                  None, 0.0, 0.0)
+    start = new_game(setup, random.Random(seed))
+    calls: list[tuple[Seat, Any, Knowledge]] = []
+    players = {seat: Spy(seat, calls, random.Random(f"{seed}{seat}")) for seat in SEATS}
+    game = play(start, players, random.Random(seed), now_ms=5_000, step_ms=700)
+    assert game.state.status == "finished"
+    # The same game again, from its actions: who should have been asked, with what.
+    state, rng, now = start, random.Random(seed), 5_000
+    known = {seat: Knowledge() for seat in SEATS}
+    asked = iter(calls)
+    for seat, frame in game.actions:
+        mover = state.to_move
+        for expected in [mover] if seat == mover else [mover, seat]:
+            handed, view, knowledge = next(asked)
+            assert handed == expected
+            check_input(view, state)
+            assert view == rules.player_view(state, expected, now), (expected, now)
+            assert knowledge == known[expected]
+        transition = rules.apply(state, seat, frame_action(frame), now, rng)
+        for event in transition.events:
+            for s in SEATS:
+                known[s] = observe(known[s], frame_for(state.game_id, event, s))
+        state, now = transition.state, now + 700
+    assert next(asked, None) is None
+    # The seat not to move was asked too (an offer to accept): a view handed to the
+    # wrong seat would show there.
+    assert any(handed != view["turn"] for handed, view, _ in calls if view["turn"])
