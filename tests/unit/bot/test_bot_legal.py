@@ -89,7 +89,8 @@ def new_game(setup: Setup, rng: random.Random) -> rules.GameState:
 def check_input(view: Any, state: rules.GameState) -> None:
     """What the brain is handed is a plain view dict of the view's keys: never the state,
     nothing of the solution. (That it is the right seat's view of the right moment is
-    test_selfplay_hands_each_player_its_own_view's business: the loop below builds it.)"""
+    test_selfplay_hands_each_player_its_own_view_and_its_own_frames's business: the
+    loop below builds it.)"""
     assert type(view) is dict
     assert set(view) <= VIEW_KEYS
     text = json.dumps(view)
