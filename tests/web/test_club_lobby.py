@@ -3,7 +3,8 @@ the real ``numbridge serve``.
 
 - The lobby asks nothing on a timer: over ten minutes of the page's clock in the club,
   only what the player did is sent (the client polled ``proposals`` every 4 s and
-  ``live`` every 15 s before).
+  ``live`` every 15 s before); it is subscribed while shown, not during a game, and
+  again after a reconnect.
 - Quick pairing: one tap in a room on each of two pages deals them a game.
 - Challenges: one declined (the challenger is told), one accepted (both boards).
 - A proposal's link (the page's address with ``?proposal=PID``) offers it to accept.
@@ -320,18 +321,55 @@ def test_a_pushed_change_is_drawn(browser: Any, club: LocalServer, frame: dict[s
         ana.close()
 
 
-# Hands the page a frame as if the server had pushed it.
+# Hands the page a frame as if the server had pushed it; drops its socket.
 INJECT = """
 (() => {
   const Native = window.WebSocket;
+  const sockets = [];
   function Kept(url, protocols) {
     const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
     window.__lastSocket = ws;
+    sockets.push(ws);
     return ws;
   }
   Kept.prototype = Native.prototype;
   for (const key of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Kept[key] = Native[key];
   window.WebSocket = Kept;
   window.__inject = (frame) => window.__lastSocket.onmessage({ data: JSON.stringify(frame) });
+  window.__dropSockets = () => { for (const ws of sockets.splice(0)) ws.close(); };
 })();
 """
+
+
+def test_the_club_is_followed_while_shown_and_again_after_a_reconnect(
+        browser: Any, club: LocalServer) -> None:
+    """Catches a subscription kept during a game (the club's changes paid for while the
+    player is not looking), and one lost with a dropped connection (the club frozen)."""
+    ana = Page(browser, fresh_name("ana"), RECORD_SENT + INJECT)
+    bob = Page(browser, fresh_name("bob"))
+    try:
+        open_with_token(ana, club)
+        eventually(lambda: actions(sent(ana)).count("subscribe") == 1, "subscribed")
+        ana.page.select_option("#b-level", "easy")
+        ana.page.select_option("#b-room", "blitz")
+        ana.page.click("#play-bot")
+        in_a_game(ana)
+        eventually(lambda: "unsubscribe" in actions(sent(ana)), "unsubscribed during the game")
+        assert ana.page.locator("#lobby").is_hidden()
+        ana.page.click("#actions button.resign")
+        ana.page.click("#actions button.resign.armed")
+        ana.page.wait_for_selector("#result:not([hidden])")
+        # The game is over: the club comes back beside it, subscribed again.
+        eventually(lambda: actions(sent(ana)).count("subscribe") == 2, "subscribed after it")
+        ana.page.wait_for_selector("#lobby #quick button.quick")
+
+        ana.page.evaluate("window.__dropSockets()")
+        eventually(lambda: actions(sent(ana)).count("subscribe") == 3,
+                   "subscribed on the new connection", shown=ana)
+        open_with_token(bob, club)
+        propose(bob, room="domains")
+        ana.page.locator(f"#proposals li.proposal[data-by='{bob.name}']").wait_for()
+        assert ana.problems == bob.problems == [], ana.problems + bob.problems
+    finally:
+        ana.close()
+        bob.close()
