@@ -10,7 +10,7 @@ import { selectedDigit } from './ui-state.js';
 /** The error codes the server answers with (docs/asyncapi.json); each is worded in the catalog as `error.<code>`. */
 export const ERROR_CODES = [
   'malformed', 'unknown_action', 'unauthorized', 'not_found', 'not_your_turn', 'illegal', 'game_over', 'conflict',
-  'rate_limited', 'internal', 'too_many_games', 'too_many_watches', 'full',
+  'rate_limited', 'internal', 'too_many_games', 'too_many_watches', 'full', 'too_many_subscriptions',
 ];
 
 /** A frame (`pending`: the request it answers, if any). */
