@@ -18,13 +18,17 @@ from players import choose, current, start_game
 
 
 def racing(obj: Any, name: str, calls: list[Callable[[], Any]],
-           monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+           monkeypatch: pytest.MonkeyPatch, first: int | None = None) -> list[Any]:
     """Run ``calls`` at once, one thread each; each thread's first call of
     ``obj.name`` returns only once every thread has made its own: all read
-    before any writes. The results (or the exception raised), in order."""
+    before any writes. With ``first``, that call goes on alone, and the others
+    only once it has returned: it writes first. The results (or the exception
+    raised), in order."""
     gate = threading.Barrier(len(calls), timeout=20)
     real = getattr(obj, name)
     seen: set[int] = set()
+    mine = threading.local()
+    done = threading.Event()
 
     def read_then_wait(*args: Any, **kwargs: Any) -> Any:
         found = real(*args, **kwargs)
@@ -32,15 +36,21 @@ def racing(obj: Any, name: str, calls: list[Callable[[], Any]],
         if me not in seen:
             seen.add(me)
             gate.wait()
+            if first is not None and mine.index != first:
+                assert done.wait(60), "the first racer never finished"
         return found
 
     results: list[Any] = [None] * len(calls)
 
     def run(i: int) -> None:
+        mine.index = i
         try:
             results[i] = calls[i]()
         except BaseException as exc:  # reported to the test below
             results[i] = exc
+        finally:
+            if i == first:
+                done.set()
 
     monkeypatch.setattr(obj, name, read_then_wait)
     try:
@@ -122,10 +132,14 @@ def test_two_players_accepting_one_proposal_make_one_game(
 
 def test_a_withdraw_against_an_accept_one_of_them_wins(
         world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    outcomes = set()
-    for round_ in range(4):
+    # Both read the open proposal; whichever writes first wins and the other, decided
+    # again, finds it gone. Each order in turn: left to the threads, a slow deal (the
+    # accept's) made the withdraw win nearly every time.
+    winners = []
+    for round_, first in enumerate(["withdraw", "accept"] * 2):
         ana, bob = world.join("ana"), world.join("bob")
         proposal = ana.ask("propose", room="blitz", colour="blue")["proposal"]["id"]
+        games_before = {line["game"] for line in world.svc.player_games.of_player("ana")[0]}
 
         def withdraw(ana: Conn = ana, proposal: str = proposal, n: int = round_) -> Any:
             return ana.ask("withdraw", proposal=proposal, id=f"w{n}")
@@ -134,21 +148,31 @@ def test_a_withdraw_against_an_accept_one_of_them_wins(
             return bob.ask("accept", proposal=proposal, id=f"a{n}")
 
         withdrawn, accepted = racing(world.svc.proposals, "get", [withdraw, accept],
-                                     monkeypatch)
-        assert sorted((withdrawn["type"], accepted["type"])) == ["ack", "error"]
+                                     monkeypatch, first=["withdraw", "accept"].index(first))
+        acks = [kind for kind, answer in (("withdraw", withdrawn), ("accept", accepted))
+                if answer["type"] == "ack"]
+        assert len(acks) == 1, (withdrawn, accepted)  # exactly one of them succeeded
+        winners.append(acks[0])
+        loser = accepted if acks == ["withdraw"] else withdrawn
+        assert loser["type"] == "error" and loser["code"] == "not_found", loser
+        # The store agrees: the proposal and its slot are gone; a game iff accepted.
+        assert world.svc.proposals.get(proposal) is None
+        assert all(slot.proposal != proposal for slot in world.svc.proposals.slots("ana"))
+        new_games = [line["game"] for line in world.svc.player_games.of_player("ana")[0]
+                     if line["game"] not in games_before]
         states = [f for f in ana.frames if f["type"] == "state"]
-        if accepted["type"] == "ack":  # dealt: the withdraw finds no open proposal
-            assert withdrawn["code"] == "not_found"
-            assert len(states) == 1
-            outcomes.add("accepted")
-        else:  # withdrawn: nothing was dealt
-            assert accepted["code"] == "not_found"
-            assert states == [] and not [f for f in bob.frames if f["type"] == "state"]
-            outcomes.add("withdrawn")
+        if acks == ["accept"]:
+            [game] = new_games
+            row = world.svc.games.load(game)
+            assert row is not None and set(row.players.values()) == {"ana", "bob"}
+            assert [f["game"] for f in states] == [game]
+        else:
+            assert new_games == [] and states == []
+            assert not [f for f in bob.frames if f["type"] == "state"]
         assert ana.ask("proposals")["proposals"] == []
         ana.close()
         bob.close()
-    assert outcomes  # (which one wins is the store's call)
+    assert winners == ["withdraw", "accept"] * 2  # whoever wrote first, each round
 
 
 def test_two_games_finishing_at_once_rate_the_player_twice(
