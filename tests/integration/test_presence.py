@@ -6,11 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from harness import Conn, World
+from numbridge.service.usecases.presence import AWAY_AFTER_MS
 from players import start_game
 
 
 def presence(conn: Conn) -> list[dict[str, Any]]:
     return [f for f in conn.new() if f["type"] == "presence"]
+
+
+def grace_passes(world: World) -> None:
+    """The seconds a closed last connection is given to come back, then the lobby queue's
+    delayed check handed to the fan-out."""
+    world.clock.advance(AWAY_AFTER_MS)
+    world.deliver_lobby()
 
 
 def test_the_opponent_is_told_of_the_first_and_last_connection(world: World) -> None:
@@ -25,6 +33,8 @@ def test_the_opponent_is_told_of_the_first_and_last_connection(world: World) -> 
     bob.close()
     assert presence(ana) == []  # one device is still open
     phone.close()
+    assert presence(ana) == []  # not yet: bob may be back in a moment
+    grace_passes(world)
     assert presence(ana) == [{"type": "presence", "game": game, "seat": "red",
                               "online": False}]
     view = ana.ask("sync", game=game)["view"]
@@ -37,6 +47,28 @@ def test_the_opponent_is_told_of_the_first_and_last_connection(world: World) -> 
     assert bob.ask("sync", game=game)["view"]["players"]["red"]["online"] is True
 
 
+def test_a_reconnect_within_seconds_never_shows_the_player_gone(world: World) -> None:
+    """A dropped socket, API Gateway's two-hour cut, a phone between networks: the page
+    is back within a second or two, and its opponent sees no flicker of presence."""
+    ana, bob = world.join("ana"), world.join("bob")
+    game = start_game(world, "bridge", ana, bob, colour="blue")
+    presence(ana)
+    bob.close()
+    world.clock.advance(AWAY_AFTER_MS // 2)
+    bob = world.join("bob")
+    grace_passes(world)  # the check after bob's close finds him connected again
+    assert [f["online"] for f in presence(ana)] in ([], [True])  # never False
+    assert ana.ask("sync", game=game)["view"]["players"]["red"]["online"] is True
+    # Gone for good this time: told once the seconds have passed, not before.
+    bob.close()
+    world.clock.advance(AWAY_AFTER_MS - 1)
+    world.deliver_lobby()
+    assert presence(ana) == []
+    grace_passes(world)
+    assert presence(ana) == [{"type": "presence", "game": game, "seat": "red",
+                              "online": False}]
+
+
 def test_only_games_in_progress_and_only_their_players_hear(world: World) -> None:
     ana, bob, carl = world.join("ana"), world.join("bob"), world.join("carl")
     first = start_game(world, "bridge", ana, bob, colour="blue")
@@ -45,6 +77,7 @@ def test_only_games_in_progress_and_only_their_players_hear(world: World) -> Non
     presence(bob)
     presence(carl)
     ana.close()
+    grace_passes(world)
     assert presence(bob) == []  # the game is over
     assert presence(carl) == [{"type": "presence", "game": second, "seat": "red",
                                "online": False}]

@@ -14,6 +14,7 @@ from harness import Conn, World
 from numbridge.club.rooms import Rooms
 from numbridge.club.rooms_config import load_rooms
 from numbridge.service.usecases import pages
+from numbridge.service.usecases.presence import AWAY_AFTER_MS
 from numbridge.service.usecases.views import for_viewer
 from numbridge.store import keys
 from numbridge.store.port import KeyRange
@@ -135,6 +136,8 @@ def test_watchers_hear_presence(world: World) -> None:
     cy = world.join("cy")
     cy.ask("watch", game=game)
     bob.close()
+    world.clock.advance(AWAY_AFTER_MS)  # a reconnect within seconds shows nothing
+    world.deliver_lobby()
     assert game_frames(cy, game) == [{"type": "presence", "game": game, "seat": "red",
                                       "online": False}]
     world.join("bob")

@@ -161,17 +161,41 @@ def test_pages_follow_each_other_in_order_and_cursors_are_checked(store: Store) 
         store.query("Q1", limit=5, after=first.next)  # a cursor of another partition
 
 
-def test_the_deadline_index_is_sharded_and_read_across_every_shard(store: Store) -> None:
+def test_deadlines_are_read_from_the_games_their_rooms_list(store: Store) -> None:
+    """The sweep's view: every game its room lists as being played, with the deadline its
+    state runs to (a page of the room's list and a batch read of states at a time); the
+    state itself is in no index, so a move writes no index entry."""
+    from numbridge.store.live import PlayingGames
+
     games = Games(store)
-    ids = [f"g-{n}" for n in range(64)]
+    pair = {"blue": "ana", "red": "bob"}
+    ids = [f"g-{n:03d}" for n in range(130)]  # more than a page, more than a batch read
     for n, game_id in enumerate(ids):
-        store.put(games.state_put(game_id, {}, v=n, turn="blue", step=1, status="playing",
-                                  players={}, deadline_ms=1_000 + n, expected=None).item)
+        room = ("bridge", "blitz")[n % 2]
+        put = games.state_put(game_id, {}, v=n, turn="blue", step=1, status="playing",
+                              players=pair, deadline_ms=1_000 + n, expected=None)
+        assert "gsi1pk" not in put.item and "gsi1sk" not in put.item
+        store.put(put.item)
+        store.transact([PlayingGames.put_write(game_id, room, room, pair)])
+    # Finished, adjourned (out of the list) or in a room not asked about: not listed here.
     store.put(games.state_put("g-over", {}, v=1, turn=None, step=0, status="finished",
-                              players={}, deadline_ms=5, expected=None).item)
-    assert len({keys.deadline_shard(g) for g in ids}) > keys.DEADLINE_SHARDS // 2
-    assert games.deadlines() == [(g, n, 1_000 + n) for n, g in enumerate(ids)]
-    assert games.due(1_009) == ids[:10]
+                              players=pair, deadline_ms=5, expected=None).item)
+    store.put(games.state_put("g-adj", {}, v=1, turn="blue", step=1, status="playing",
+                              players=pair, deadline_ms=6, expected=None).item)
+    store.transact([PlayingGames.put_write("g-adj", "bridge", "bridge", pair, listed=False)])
+    store.put(games.state_put("g-std", {}, v=1, turn="blue", step=1, status="playing",
+                              players=pair, deadline_ms=7, expected=None).item)
+    store.transact([PlayingGames.put_write("g-std", "study", "bridge", pair)])
+    # A state stored while the deadline was an index key is read the same.
+    store.put({"pk": keys.game("g-old"), "sk": keys.STATE, "v": 3, "status": "playing",
+               "turn": "red", "step": 1, "players": "{}", "gsi1pk": "DEADLINE#4",
+               "gsi1sk": keys.deadline_order(8)})
+    store.transact([PlayingGames.put_write("g-old", "blitz", "blitz", pair)])
+    rooms = ["bridge", "blitz"]
+    assert games.deadlines(rooms) == [("g-old", 3, 8)] + [
+        (g, n, 1_000 + n) for n, g in enumerate(ids)]
+    assert games.due(rooms, 1_009) == ["g-old", *ids[:10]]
+    assert games.due([*rooms, "study"], 7) == ["g-std"]
 
 
 # ---------------------------------------------------------------- races

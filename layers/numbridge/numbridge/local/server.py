@@ -182,7 +182,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         await server.start(sock)
         bots.start()
         lobby.start()
-        pending = svc.games.deadlines()
+        pending = svc.games.deadlines(svc.rooms.ids)
         armed = timers.start(pending)
         _wake_bots(svc, pending)
         print(banner(Started(

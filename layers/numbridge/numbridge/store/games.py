@@ -31,6 +31,7 @@ from typing import Any
 
 from numbridge.store import keys, state_codec
 from numbridge.store.port import (
+    MAX_BATCH_GET_KEYS,
     Absent,
     ConflictError,
     Equals,
@@ -193,8 +194,10 @@ class Games:
             "players": json.dumps(dict(players)),
         }
         if deadline_ms is not None and status == "playing":
-            values["gsi1pk"] = keys.deadline_shard(game_id)
-            values["gsi1sk"] = keys.deadline_order(deadline_ms)
+            # A plain attribute, not an index key: the deadline moves with every move, and
+            # an index keyed by it was written again at every move (the state's whole
+            # size, twice: docs/cost.md). The sweep finds the games in play by their room.
+            values["deadline"] = deadline_ms
         if expected is None:
             return Put({**values, "unwatched": True}, Absent())
         condition: dict[str, Value] = {"v": expected.v, "turn": expected.turn,
@@ -238,17 +241,45 @@ class Games:
         found = [e for item in page.items for e in stored_events(item) if e.v > v]
         return found if limit is None else found[:limit]
 
-    def deadlines(self, upto_ms: int | None = None) -> list[tuple[str, int, int]]:
-        """(game, v, deadline) of every game whose deadline runs (at or before
-        ``upto_ms``), across all shards of the deadline index, earliest first."""
-        high = None if upto_ms is None else keys.deadline_order(upto_ms)
-        found = [
-            (keys.game_id_of(str(i["pk"])), int(i["v"]), int(str(i["gsi1sk"])))
-            for shard in keys.deadline_shards()
-            for i in self.store.query(shard, KeyRange(high=high), index=True).items
-        ]
+    def deadlines(self, room_ids: Sequence[str], upto_ms: int | None = None,
+                  ) -> list[tuple[str, int, int]]:
+        """(game, v, deadline) of every game being played in ``room_ids`` whose deadline
+        runs (at or before ``upto_ms``), earliest first. The games being played are the
+        ones their room lists (``PLAYING#room``: listed when a game starts, out of the
+        list while it is adjourned, gone when it ends); their deadlines are read from
+        their states, a hundred a request."""
+        playing: list[str] = []
+        for room in room_ids:
+            after = None
+            while True:
+                page = self.store.query(keys.playing_in(room), index=True, after=after)
+                playing += [keys.game_id_of(str(i["pk"])) for i in page.items]
+                if page.next is None:
+                    break
+                after = page.next
+        found = []
+        for start in range(0, len(playing), MAX_BATCH_GET_KEYS):
+            chunk = playing[start:start + MAX_BATCH_GET_KEYS]
+            for game_id, item in zip(chunk, self.store.get_many(
+                    [(keys.game(g), keys.STATE) for g in chunk]), strict=True):
+                deadline = None if item is None else _deadline(item)
+                if item is not None and deadline is not None and (
+                        upto_ms is None or deadline <= upto_ms):
+                    found.append((game_id, int(item["v"]), deadline))
         return sorted(found, key=lambda row: row[2])
 
-    def due(self, now_ms: int) -> list[str]:
+    def due(self, room_ids: Sequence[str], now_ms: int) -> list[str]:
         """Games whose current deadline is at or before ``now_ms`` (the sweep)."""
-        return [game_id for game_id, _, _ in self.deadlines(now_ms)]
+        return [game_id for game_id, _, _ in self.deadlines(room_ids, now_ms)]
+
+
+def _deadline(state_item: Mapping[str, Any]) -> int | None:
+    """The deadline a game's state runs to, if it is being played; a state stored before
+    the deadline left the index keeps it in its index key (``DEADLINE#n`` / deadline)."""
+    if state_item.get("status") != "playing":
+        return None
+    if state_item.get("deadline") is not None:
+        return int(state_item["deadline"])
+    if str(state_item.get("gsi1pk", "")).startswith("DEADLINE#"):
+        return int(str(state_item["gsi1sk"]))
+    return None

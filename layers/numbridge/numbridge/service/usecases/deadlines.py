@@ -38,7 +38,7 @@ def on_timer_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
 
 def on_sweep(svc: Services) -> dict[str, Any]:
     """The once-a-minute backstop: every game whose deadline has passed, each on its own."""
-    due = svc.games.due(svc.clock())
+    due = svc.games.due(svc.rooms.ids, svc.clock())
     failed = sum(1 for game_id in due if not _advance_isolated(svc, game_id))
     return {"advanced": len(due) - failed, **({"failed": failed} if failed else {})}
 

@@ -3,7 +3,9 @@ what changed, told to every connection subscribed to ``lobby`` in one ``changes`
 frame per batch (docs/lobby-push.md).
 
 A message holds hints, not changes: ``{"hints": [{"proposal_added": PID}, …]}``,
-``{"online": true}``, ``{"retry": ROOM}``. The fan-out reads the store for what each
+``{"online": true}``, ``{"retry": ROOM}``, ``{"away": PLAYER}`` (a player's
+last connection closed a few seconds ago: ``presence.settle_away``).
+The fan-out reads the store for what each
 hint names *now*, so messages that arrive out of order (SQS does not keep order) or
 twice still give every subscriber the lobby as it is: a proposal added and gone
 within one batch is never shown, a game listed again since a hint of its removal
@@ -26,6 +28,7 @@ from numbridge.service.context import Services
 from numbridge.service.expiry import reachable
 from numbridge.service.observability import count, logger
 from numbridge.service.usecases.pages import MAX_FRAME_BYTES
+from numbridge.service.usecases.presence import settle_away
 from numbridge.service.usecases.seeking import retry_room
 from numbridge.store import keys
 from numbridge.store.club import lapsed
@@ -41,12 +44,17 @@ def on_lobby_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     hints: list[dict[str, Any]] = []
     online = False
     rooms: set[str] = set()
+    away: set[str] = set()
     for record in event.get("Records", []):
         body = _body(record)
         hints += [h for h in body.get("hints", []) if isinstance(h, dict)]
         online = online or body.get("online") is True
         if isinstance(body.get("retry"), str):
             rooms.add(body["retry"])
+        if isinstance(body.get("away"), str):
+            away.add(body["away"])
+    for player in sorted(away):
+        settle_away(svc, player)
     for room in sorted(rooms):
         try:
             retry_room(svc, room)

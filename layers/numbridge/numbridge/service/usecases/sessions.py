@@ -14,7 +14,7 @@ from numbridge.auth import AuthUnavailable, Identity, InvalidToken, verify_ident
 from numbridge.caps import TooManyConnections
 from numbridge.cognito import check_cognito_name
 from numbridge.service.observability import count, logger
-from numbridge.service.usecases.presence import announce
+from numbridge.service.usecases.presence import announce, away_later
 from numbridge.store.accounts import NotThisPoolUser
 
 if TYPE_CHECKING:
@@ -152,7 +152,10 @@ def _announce_if(svc: Services, player: str, online: bool, first_or_last: Any) -
     except Exception:
         logger.exception("presence not announced", extra={"player": player})
         return
-    announce(svc, player, online)
+    if online:
+        announce(svc, player, online)
+    else:
+        away_later(svc, player)
     try:  # the lobby's count of players online
         svc.online.change(player, 1 if online else -1)
     except Exception:
