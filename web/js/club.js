@@ -17,6 +17,12 @@ export function clubOnScreen(app) {
   return Boolean(game && game.view) && lobbyShown(game.view);
 }
 
+/** Whether the club is seen: on screen in a page in view (a tab behind another, a phone
+ * in a pocket, is pushed nothing; it subscribes afresh when it comes back into view). */
+function clubSeen(app) {
+  return clubOnScreen(app) && !document.hidden;
+}
+
 /** What #app shows: the club alone, the club beside a game over, or a game in play alone. */
 export function screenOf(app) {
   if (!app.ui.current) return 'club';
@@ -30,7 +36,7 @@ export function screenOf(app) {
  */
 export function followLobby(app) {
   const { lobby } = app;
-  const want = Boolean(app.me) && app.conn.isOpen && clubOnScreen(app);
+  const want = Boolean(app.me) && app.conn.isOpen && clubSeen(app);
   if (want === lobby.subscribed) return;
   lobby.subscribed = want;
   if (lobby.pushless) {
@@ -83,6 +89,7 @@ export function renderHeader(app) {
 }
 
 export function attachClub(app) {
+  document.addEventListener('visibilitychange', () => followLobby(app));
   $('#to-club').addEventListener('click', () => {
     if (app.ui.current) forgetShown(app, app.ui.current);
   });

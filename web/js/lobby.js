@@ -153,8 +153,11 @@ export class Lobby {
     }
   }
 
-  /** A game of mine was dealt: the seek and the challenges it came from are over. */
+  /** A game of mine was dealt: the seek is over. Dealt some other way (a proposal, a
+   * challenge), the seek is cancelled, or it would deal a second game; the seek that
+   * dealt it answers `not_found`, said to nobody. */
   dealt() {
+    if (this.seek && this.seek.id) this.page.request('cancel_seek', { seek: this.seek.id }, null, true);
     this.seek = null;
     this.renderQuick();
   }
