@@ -20,6 +20,7 @@ Both items of a connection carry ``batch`` when it asked for batched events
 from __future__ import annotations
 
 import contextlib
+import time
 import zlib
 
 from numbridge.caps import CONNECTION_LIFE_MS, CONNECTIONS_PER_PLAYER, TooManyConnections
@@ -169,7 +170,9 @@ class Connections:
         if old is None:
             return Removed(None, None)
         player = str(old["player"])
-        seek = Seeks(self.store).drop_connection(player, connection_id)
+        # The clock only dates the player's emptied seek item for the TTL.
+        seek = Seeks(self.store).drop_connection(player, connection_id,
+                                                 time.time_ns() // 1_000_000)
         self.store.delete(keys.player(player), keys.connection(connection_id))
         if "slot" in old:
             # Unless a newer connection took it over (this one outlived its life).

@@ -2,7 +2,11 @@
 
 A waiting seek is two items: ``SEEKS#room`` / ``SEEK#created#s`` (the room's seeks,
 oldest first: one query lists them) and ``PLAYER#a`` / ``SEEK`` (the player's one
-seek: a second replaces the first, conditioned on the first as read).
+seek: a second replaces the first, conditioned on the first as read). The player's
+item stays when the seek ends, empty (``seek`` ""), its count ``n`` moved on: every
+change of a player's seeking — a seek stored, replaced, ended or paired — writes that
+one item on condition that it is as read, so two devices of one player seeking at
+once cannot both be paired (a condition on an item's absence would not conflict).
 
 A pairing is one transaction (:meth:`Seeks.pair_writes`): each seek it takes is
 deleted on condition that it is still there, each player's ``SEEK`` on condition
@@ -90,19 +94,21 @@ class Seeks:
         return len(self.in_room(room, now_ms))
 
     def of_player(self, player: str) -> Item | None:
-        """The player's ``SEEK`` item (which seek, in which room), if any."""
+        """The player's ``SEEK`` item (which seek, in which room; empty when none waits),
+        if any."""
         return self.store.get(keys.player(player), keys.SEEK)
 
     def get(self, player: str) -> Seek | None:
         mine = self.of_player(player)
-        if mine is None:
+        if not waiting(mine):
             return None
+        assert mine is not None
         item = self.store.get(keys.seeks(str(mine["room"])), str(mine["order"]))
         return None if item is None else _seek(item)
 
     @staticmethod
     def put_writes(seek: Seek, replacing: Item | None) -> list[Write]:
-        """Store a waiting seek, in place of the player's earlier one (as read)."""
+        """Store a waiting seek, in place of the player's earlier one (its item as read)."""
         expires = seek.created_ms // 1000 + SEEK_TTL_S
         writes: list[Write] = [
             Put({"pk": keys.seeks(seek.room), "sk": seek.sort_key, "seek": seek.id,
@@ -112,29 +118,35 @@ class Seeks:
                  "expires_at": expires}, Absent()),
             Put({"pk": keys.player(seek.player), "sk": keys.SEEK, "seek": seek.id,
                  "room": seek.room, "order": seek.sort_key, "connection": seek.connection,
-                 "expires_at": expires},
+                 "n": _next(replacing), "expires_at": expires},
                 Absent() if replacing is None else unchanged(replacing)),
         ]
-        if replacing is not None:
-            writes.append(Delete(keys.seeks(str(replacing["room"])), str(replacing["order"])))
-        return writes
+        return writes + _room_item_deletes(replacing)
 
     @staticmethod
-    def end_writes(seek: Seek) -> list[Write]:
-        """Take a waiting seek away (paired, cancelled, its connection gone): both items,
-        each on condition that it is still this seek."""
+    def end_writes(seek: Seek, now_ms: int, n: int) -> list[Write]:
+        """Take a waiting seek away (paired, cancelled, its connection gone): its room's
+        item deleted and the player's emptied, each on condition that it is still this
+        seek (``n``: the player's item's count as read)."""
         return [Delete(keys.seeks(seek.room), seek.sort_key, Equals({"seek": seek.id})),
-                Delete(keys.player(seek.player), keys.SEEK, Equals({"seek": seek.id}))]
+                _idle(seek.player, n + 1, now_ms, Equals({"seek": seek.id, "n": n}))]
 
-    def pair_writes(self, taken: list[Seek], mine: Item | None,
-                    connections: list[str]) -> list[Write]:
-        """What pairs the seekers: the waiting seeks ``taken`` ended, the requester's own
-        earlier seek (``mine``, as read) ended too, and each connection checked open.
-        :class:`ConflictError` now if a connection is already gone."""
-        writes: list[Write] = [w for seek in taken for w in self.end_writes(seek)]
-        if mine is not None and all(str(mine["seek"]) != s.id for s in taken):
-            writes += [Delete(keys.seeks(str(mine["room"])), str(mine["order"])),
-                       Delete(str(mine["pk"]), keys.SEEK, unchanged(mine))]
+    def pair_writes(self, taken: list[Seek], requester: str | None, mine: Item | None,
+                    connections: list[str], now_ms: int) -> list[Write]:
+        """What pairs the seekers: the waiting seeks ``taken`` ended; the ``requester``
+        (who has no seek among them) with their item as read (``mine``: their earlier
+        seek ended too, or no seek); each connection checked open. :class:`ConflictError`
+        now if a seek or a connection is already gone."""
+        writes: list[Write] = []
+        for seek in taken:
+            item = self.of_player(seek.player)
+            if item is None or item.get("seek") != seek.id:
+                raise ConflictError(f"seek {seek.id} is no longer waiting")
+            writes += self.end_writes(seek, now_ms, int(item.get("n", 0)))
+        if requester is not None:
+            writes += [_idle(requester, _next(mine), now_ms,
+                             Absent() if mine is None else unchanged(mine)),
+                       *_room_item_deletes(mine)]
         for connection_id in connections:
             item = self.store.get(keys.connection(connection_id), keys.CONN)
             if item is None:
@@ -142,13 +154,44 @@ class Seeks:
             writes.append(Put(item, unchanged(item)))
         return writes
 
-    def drop_connection(self, player: str, connection_id: str) -> Seek | None:
+    def end(self, seek: Seek, now_ms: int) -> list[Write]:
+        """The writes that end a waiting seek, its player's item read now."""
+        item = self.of_player(seek.player)
+        if item is None or item.get("seek") != seek.id:
+            raise ConflictError(f"seek {seek.id} is no longer waiting")
+        return self.end_writes(seek, now_ms, int(item.get("n", 0)))
+
+    def drop_connection(self, player: str, connection_id: str,
+                        now_ms: int) -> Seek | None:
         """End the player's seek if it belongs to this connection; the seek it ended."""
         seek = self.get(player)
         if seek is None or seek.connection != connection_id:
             return None
         try:
-            self.store.transact(self.end_writes(seek))
+            self.store.transact(self.end(seek, now_ms))
         except ConflictError:
             return None  # paired or replaced meanwhile
         return seek
+
+
+def waiting(mine: Item | None) -> bool:
+    """Whether a player's ``SEEK`` item names a waiting seek."""
+    return mine is not None and bool(mine.get("seek"))
+
+
+def _next(mine: Item | None) -> int:
+    return 1 if mine is None else int(mine.get("n", 0)) + 1
+
+
+def _idle(player: str, n: int, now_ms: int, condition: Absent | Equals) -> Put:
+    """The player's item with no seek waiting (kept a while: see above)."""
+    return Put({"pk": keys.player(player), "sk": keys.SEEK, "seek": "", "n": n,
+                "expires_at": now_ms // 1000 + SEEK_TTL_S}, condition)
+
+
+def _room_item_deletes(mine: Item | None) -> list[Write]:
+    """The room's item of the player's earlier seek, if one waits."""
+    if not waiting(mine):
+        return []
+    assert mine is not None
+    return [Delete(keys.seeks(str(mine["room"])), str(mine["order"]))]

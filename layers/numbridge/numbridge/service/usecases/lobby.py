@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from typing import Any
 
 from numbridge import rules
 from numbridge.club.proposals import ProposalChoices, ProposalDoc, seat_players
@@ -151,10 +152,10 @@ class Dealt:
 
 
 def deal_game(svc: Services, options: rules.GameOptions, players: dict[rules.Seat, str],
-              now_ms: int) -> Dealt:
-    """Deal a board and seat the players: every new game starts here (a proposal
-    accepted, a rematch, a game against the bot)."""
-    board = _deal(svc, options)
+              now_ms: int, board: rules.Board | None = None) -> Dealt:
+    """Deal a board (unless one was dealt for it already) and seat the players: every new
+    game starts here (a proposal accepted, a rematch, a game against the bot, a seek)."""
+    board = deal_board(svc, options) if board is None else board
     state = rules.new_game(new_game_id(now_ms), options, board, players, svc.rng, now_ms)
     deadline = rules.next_deadline(state)
     writes = [
@@ -169,7 +170,7 @@ def deal_game(svc: Services, options: rules.GameOptions, players: dict[rules.Sea
     return Dealt(state, writes, timers)
 
 
-def _deal(svc: Services, options: rules.GameOptions) -> rules.Board:
+def deal_board(svc: Services, options: rules.GameOptions) -> rules.Board:
     from numbridge.puzzles import DealError, deal_board
 
     started = time.perf_counter()
@@ -210,9 +211,17 @@ def _add_turns(svc: Services, listed: list[dict[str, object]]) -> None:
                 continue
             turn = head.get("turn")
             entry["turn"] = None if turn in (None, NO_TURN) else turn
-            # The deadline index's key is the game's next deadline (none: no clock runs).
-            deadline = head.get("gsi1sk")
-            entry["deadline_ms"] = None if deadline is None else int(str(deadline))
+            entry["deadline_ms"] = _deadline_of(head)
+
+
+def _deadline_of(head: dict[str, Any]) -> int | None:
+    """The next deadline a game's state item runs to (none: no clock runs): its own
+    attribute, or the deadline index's key of a state stored with one."""
+    if head.get("deadline") is not None:
+        return int(str(head["deadline"]))
+    if str(head.get("gsi1pk", "")).startswith("DEADLINE#") and "gsi1sk" in head:
+        return int(str(head["gsi1sk"]))
+    return None
 
 
 def record(svc: Services, player: str, request: req.Record) -> Outcome:

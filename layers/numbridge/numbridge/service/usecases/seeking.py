@@ -13,6 +13,7 @@ ahead). A seek ends with its connection (``store.connections``).
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from itertools import groupby
 
@@ -30,11 +31,14 @@ from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Frame, Outcome
-from numbridge.service.usecases.lobby import deal_game
+from numbridge.service.usecases.lobby import deal_board, deal_game
 from numbridge.service.usecases.presence import online
 from numbridge.service.usecases.views import state_frame
 from numbridge.store.port import ConflictError, Item
-from numbridge.store.seeks import Seek
+from numbridge.store.seeks import Seek, waiting
+
+# Pairings a seek tries (each lost to another seeker) before it waits.
+PAIR_ATTEMPTS = 4
 
 
 def _options(room: Room, rated: bool, variant: str | None) -> rules.GameOptions:
@@ -66,17 +70,28 @@ def seek(svc: Services, player: str, connection_id: str, request: req.Seek) -> O
               connection=connection_id, rating=_rating(svc, player, options.variant),
               rated=options.rated, created_ms=now, variant=request.variant)
     mine = svc.seeks.of_player(player)
-    waiting = [s for s in svc.seeks.in_room(room.id, now)
-               if s.player != player and bot_level(s.player) is None and _same_game(s, me)]
-    while waiting:
-        match = best_match(_seeker(me), [_seeker(s) for s in waiting], now)
+    board: rules.Board | None = None
+    tried: set[str] = set()
+    # Committed here, not by ``settle``: a pairing lost to another seeker tries the next
+    # fit with the board already dealt, and after a few the seek waits (the fan-out tries
+    # again at once) — many seekers at once reach first for the same longest waiter.
+    for _ in range(PAIR_ATTEMPTS):
+        fits = [s for s in svc.seeks.in_room(room.id, now)
+                if s.player != player and s.id not in tried and bot_level(s.player) is None
+                and _same_game(s, me)]
+        match = best_match(_seeker(me), [_seeker(s) for s in fits], now)
         if match is None:
             break
-        other = next(s for s in waiting if s.id == match.seek)
+        other = next(s for s in fits if s.id == match.seek)
+        tried.add(other.id)
+        board = deal_board(svc, options) if board is None else board
         try:
-            return _paired(svc, [other], mine, other, me, options, request.id)
-        except ConflictError:  # its connection is gone: not a partner
-            waiting.remove(other)
+            paired = _paired(svc, [other], mine, other, me, options, request.id, board)
+            svc.store.transact(paired.writes)
+        except ConflictError:  # taken by another, or its connection gone
+            mine = svc.seeks.of_player(player)  # perhaps changed by another device
+            continue
+        return dataclasses.replace(paired, writes=[])
     count("SeeksWaiting")
     retries = [(at - now, {"retry": room.id}) for at in [now, *retry_times(now)]]
     return Outcome([answers.SeekAnswer(id=request.id, seek=answers.SeekShown(
@@ -88,18 +103,22 @@ def seek(svc: Services, player: str, connection_id: str, request: req.Seek) -> O
 
 def _rooms_touched(mine: Item | None, room_id: str) -> list[Frame]:
     """The lobby's hints: the seekers waiting in these rooms changed."""
-    rooms = {room_id} | ({str(mine["room"])} if mine is not None else set())
+    rooms = {room_id} | ({str(mine["room"])} if mine is not None and waiting(mine) else set())
     return [{"seeks": room} for room in sorted(rooms)]
 
 
 def _paired(svc: Services, taken: list[Seek], mine: Item | None, waited: Seek,
-            came: Seek, options: rules.GameOptions, request_id: str | None) -> Outcome:
+            came: Seek, options: rules.GameOptions, request_id: str | None,
+            board: rules.Board | None = None) -> Outcome:
     """The game of two seekers: ``waited`` (its seek stored) and ``came`` (stored too
-    when both are in ``taken``). :class:`ConflictError` if a connection is gone."""
-    checks = svc.seeks.pair_writes(taken, mine, [waited.connection, came.connection])
-    players = seat_players(waited.player, came.player, "random", svc.rng)
+    when both are in ``taken``; else the requester, ``mine`` their item as read).
+    :class:`ConflictError` if a seek or a connection is gone."""
     now = svc.clock()
-    dealt = deal_game(svc, options, players, now)
+    requester = None if came in taken else came.player
+    checks = svc.seeks.pair_writes(taken, requester, mine,
+                                   [waited.connection, came.connection], now)
+    players = seat_players(waited.player, came.player, "random", svc.rng)
+    dealt = deal_game(svc, options, players, now, board)
     state = dealt.state
     count("SeekPairings")
     logger.info("paired", extra={"game": state.game_id, "players": players})
@@ -107,15 +126,18 @@ def _paired(svc: Services, taken: list[Seek], mine: Item | None, waited: Seek,
     pushes = [(players[seat], [state_frame(state, seat, now, online=here)]) for seat in SEATS]
     replies = [] if request_id is None else [ack_frame(request_id)]
     return Outcome(replies, pushes, [*checks, *dealt.writes], dealt.timers,
-                   lobby=_rooms_touched(mine, waited.room))
+                   lobby=[*_rooms_touched(mine, waited.room), {"live_added": state.game_id}])
 
 
 def cancel_seek(svc: Services, player: str, request: req.CancelSeek) -> Outcome:
     mine = svc.seeks.get(player)
     if mine is None or mine.id != request.seek:
         raise ProtocolError("not_found", f"no waiting seek {request.seek!r}: paired or gone")
-    return Outcome([ack_frame(request.id)], writes=svc.seeks.end_writes(mine),
-                   lobby=[{"seeks": mine.room}])
+    try:
+        writes = svc.seeks.end(mine, svc.clock())
+    except ConflictError as exc:
+        raise ProtocolError("not_found", f"seek {request.seek!r} was paired meanwhile") from exc
+    return Outcome([ack_frame(request.id)], writes=writes, lobby=[{"seeks": mine.room}])
 
 
 def retry_room(svc: Services, room_id: str) -> int:
