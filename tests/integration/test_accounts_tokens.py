@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from harness import SECRET, Conn, World
+from harness import SECRET, Conn, LambdaContext, World, function, load_event
 from numbridge.auth import MAX_TTL_S, issue_token
 from numbridge.store.accounts import Account
 from players import start_game
@@ -110,3 +110,15 @@ def test_nothing_is_pushed_to_an_expired_watcher_and_it_is_closed(world: World) 
     assert watcher.id in world.api.deleted
     assert world.svc.watches.of_game(game, world.clock()) == [other.id]
     assert world.svc.connections.get(watcher.id) is None
+
+
+def test_a_second_token_parameter_is_refused_at_connect(world: World) -> None:
+    """API Gateway hands ``$connect`` the last value of a repeated parameter: which token
+    counts must not be the client's choice between two readers."""
+    event = load_event("connect")
+    ana, bob = (issue_token(p, SECRET, ttl_s=MAX_TTL_S) for p in ("ana", "bob"))
+    event["queryStringParameters"] = {"token": bob}
+    event["multiValueQueryStringParameters"] = {"token": [ana, bob]}
+    answer = function(world.routes["$connect"])(event, LambdaContext())
+    assert answer["statusCode"] == 400
+    assert world.svc.accounts.get("bob") is None  # refused before any record is made

@@ -120,6 +120,9 @@ class Gateway:
             )
         if not self._accepting:
             return web.Response(status=503, text="Shutting down")
+        if len(request.query.getall("token", [])) > 1:
+            # $connect reads one token and the expiry timer another: neither may choose.
+            return web.Response(status=400, text="Bad Request: one token parameter at most\n")
         client = _client(request)
         status = await self._connect(client, request)
         if not self._accepting:

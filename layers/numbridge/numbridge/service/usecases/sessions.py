@@ -32,6 +32,10 @@ def on_connect(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     connection_id = _connection_id(event)
     query = event.get("queryStringParameters") or {}
     token = query.get("token")
+    if len((event.get("multiValueQueryStringParameters") or {}).get("token") or ()) > 1:
+        # Which one counts would be the reader's choice (the last here, the first elsewhere).
+        logger.info("connection refused", extra={"reason": "more than one token"})
+        return {"statusCode": 400, "body": "one token parameter at most"}
     try:
         identity = verify_identity(token, svc.token_secret, svc.cognito)
     except InvalidToken as exc:
