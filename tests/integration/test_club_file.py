@@ -43,10 +43,10 @@ def build_club(world: World, path: Path) -> Path:
     first_moves(world, playing, {"ana": ana, "bob": bob})
     assert ana.ask("propose", room="blitz", colour="red")["type"] == "proposal"
     # Accounts of every kind: ana and bob made at their first connect (no password),
-    # then ana signs in with one (generation 1); Cara with a password, disabled
-    # (generation 2); Dan a Cognito player (his pool's sub).
+    # then ana claims hers with one, as on a one-person machine (generation 1); Cara with
+    # a password, disabled (generation 2); Dan a Cognito player (his pool's sub).
     signing = sign_ins(world.store)
-    signing.sign_in("ana", PASSWORD)
+    signing.sign_in("ana", PASSWORD, may_claim=True)
     signing.sign_in("Cara", PASSWORD)
     accounts = Accounts(world.store)
     accounts.revoke("Cara")
@@ -178,6 +178,15 @@ BROKEN: dict[str, tuple[Callable[[list[str]], list[str]], str]] = {
         edit("account", _set(["password_hash"], "$argon2id$v=19$m=64,t=1")), "no Argon2 hash"),
     "a password in the clear": (edit("account", _set(["password_hash"], PASSWORD)),
                                 "no Argon2 hash"),
+    # One sign-in would run it: 4 GiB, four billion passes (once accepted).
+    "a password hash that costs more than the club checks": (edit("account", _set(
+        ["password_hash"], "$argon2id$v=19$m=4194304,t=4294967295,p=1"
+        "$c29tZXNhbHRzb21lc2FsdA$c29tZWhhc2hzb21laGFzaHNvbWVoYXNoc29tZWhhc2g")),
+        "memory_cost of 4194304"),
+    "an Argon2i password hash": (edit("account", _set(
+        ["password_hash"], "$argon2i$v=19$m=64,t=1,p=1"
+        "$c29tZXNhbHRzb21lc2FsdA$c29tZWhhc2hzb21laGFzaHNvbWVoYXNoc29tZWhhc2g")),
+        "Argon2id"),
     "an account of a name no player may have": (
         edit("account", _set(["name"], "bot-easy")), "club's own"),
     "an account with a name that is none": (edit("account", _set(["name"], "ana bob")),
@@ -246,7 +255,7 @@ def test_accounts_move_as_they_were_and_sign_in_as_before(club: Path, target: An
         signing.sign_in("ana", PASSWORD + "!")
     with pytest.raises(SignInRefused, match="disabled"):
         signing.sign_in("cara", PASSWORD)
-    with pytest.raises(SignInRefused, match="Cognito"):
+    with pytest.raises(SignInRefused, match="bad_password"):  # a Cognito player's
         signing.sign_in("dan", PASSWORD)
     assert accounts_in(target) == before
 

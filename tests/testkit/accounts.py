@@ -8,6 +8,7 @@ from numbridge.local.accounts.attempts import Attempts
 from numbridge.local.accounts.passwords import Passwords
 from numbridge.local.accounts.sign_in import LocalSignIn
 from numbridge.local.accounts.signing import SignIns
+from numbridge.local.apigateway.origins import NO_PROXIES, TrustedProxies
 from numbridge.store.accounts import Accounts
 from numbridge.store.port import Store
 
@@ -19,6 +20,8 @@ def cheap_passwords() -> Passwords:
 
 
 def local_sign_in(store: Store, secret: str, *, open_sign_in: bool = False,
-                  attempts: Attempts | None = None, behind_proxy: bool = False) -> LocalSignIn:
-    return LocalSignIn(SignIns(Accounts(store), secret, cheap_passwords()),
-                       open_sign_in=open_sign_in, attempts=attempts, behind_proxy=behind_proxy)
+                  attempts: Attempts | None = None,
+                  proxies: TrustedProxies = NO_PROXIES,
+                  passwords: Passwords | None = None) -> LocalSignIn:
+    return LocalSignIn(SignIns(Accounts(store), secret, passwords or cheap_passwords()),
+                       open_sign_in=open_sign_in, attempts=attempts, proxies=proxies)

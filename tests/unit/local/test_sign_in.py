@@ -18,12 +18,13 @@ from numbridge.local.lambdas.functions import Function
 from numbridge.local.server import ServeOptions, check_open_sign_in
 from numbridge.local.threaded import ThreadedGateway
 from numbridge.store import keys
-from numbridge.store.accounts import Accounts
+from numbridge.store.accounts import Account, Accounts
 from numbridge.store.sqlite import SqliteStore
 from testkit.accounts import PASSWORD, local_sign_in
 from websockets.sync.client import connect
 
 SECRET = "sign-in-test-secret-0123456789abcdef"
+NEW = "a river of lanterns"  # a new password the server takes
 
 
 class Clock:
@@ -127,8 +128,8 @@ def test_a_short_password_for_a_new_name_is_weak(gateway: ThreadedGateway,
     assert Accounts(store).get("ana") is None
 
 
-@pytest.mark.parametrize("name", ["", "a" * 33, "ana bob", " ana", "ana!", "ünï", "a/b",
-                                  "..\u0000", "ana\n"])
+@pytest.mark.parametrize("name", ["", "a" * 33, "ana bob", " ana", "ana!", "a/b", "..\u0000",
+                                  "ana\n", "\u0393i\u03ce\u03c1\u03b3\u03bf\u03c2"])  # Latin i
 def test_a_name_outside_the_rule_is_bad_name(gateway: ThreadedGateway, name: str) -> None:
     status, answer = sign_in(gateway, name)
     assert status == 400 and answer["code"] == "bad_name" and "token" not in answer
@@ -220,21 +221,25 @@ def test_the_token_opens_the_websocket(gateway: ThreadedGateway, recorder: Recor
     assert event["queryStringParameters"] == {"token": answer["token"]}
 
 
-def test_a_player_from_before_accounts_claims_the_name(gateway: ThreadedGateway,
-                                                       store: SqliteStore) -> None:
+def test_a_player_from_before_accounts_is_not_claimed_by_signing_in(
+        gateway: ThreadedGateway, store: SqliteStore) -> None:
+    """Games under a name with no record are nobody's to take by choosing a password:
+    the host gives the name one (``numbridge account reset``)."""
     store.put({"pk": keys.player("Ana"), "sk": keys.rating("classic"), "rating": 1500})
     status, answer = sign_in(gateway, "ana")
-    assert status == 200 and answer["player"] == "Ana"
-    assert (answer["created"], answer["claimed"]) == (False, True)
-    assert sign_in(gateway, "Ana", "someone else's pw")[0] == 401
+    assert (status, answer["code"]) == (401, "bad_password")
+    assert Accounts(store).get("ana") is None
 
 
-def test_a_record_without_password_is_claimed_and_its_earlier_tokens_end(
+def test_a_record_made_by_an_operator_token_is_not_claimed_by_a_password(
         gateway: ThreadedGateway, store: SqliteStore) -> None:
-    Accounts(store).ensure("ana", 1)  # an operator-token player
+    """Before: the first password sent for a record without one (``numbridge bot``'s
+    robot, a player of ``numbridge token``) took the name and revoked its owner's
+    tokens."""
+    Accounts(store).ensure("ana", 1)  # an operator-token player's first connect
     status, answer = sign_in(gateway, "ana")
-    assert status == 200 and answer["claimed"] is True
-    assert verify_operator(str(answer["token"]), SECRET).generation == 1
+    assert (status, answer["code"]) == (401, "bad_password")
+    assert Accounts(store).get("ana") == Account(name="ana", created_ms=1)
 
 
 def test_a_disabled_account_gets_no_token(gateway: ThreadedGateway, store: SqliteStore) -> None:
@@ -257,13 +262,13 @@ def test_a_password_change_moves_the_generation_on(gateway: ThreadedGateway) -> 
 
 
 @pytest.mark.parametrize(("payload", "status", "code"), [
-    ({"name": "ana", "password": "wrong password", "new_password": "whatever12"}, 401,
-     "bad_password"),
-    ({"name": "nobody", "password": PASSWORD, "new_password": "whatever12"}, 401,
-     "bad_password"),
+    ({"name": "ana", "password": "wrong password", "new_password": NEW}, 401, "bad_password"),
+    ({"name": "nobody", "password": PASSWORD, "new_password": NEW}, 401, "bad_password"),
     ({"name": "ana", "password": PASSWORD, "new_password": "short"}, 400, "weak_password"),
+    ({"name": "ana", "password": PASSWORD, "new_password": "password123"}, 400,
+     "weak_password"),
     ({"name": "ana", "password": PASSWORD}, 400, "bad_request"),
-    ({"name": "a b", "password": PASSWORD, "new_password": "whatever12"}, 400, "bad_name"),
+    ({"name": "a b", "password": PASSWORD, "new_password": NEW}, 400, "bad_name"),
 ])
 def test_a_password_change_refused(gateway: ThreadedGateway, payload: object, status: int,
                                    code: str) -> None:

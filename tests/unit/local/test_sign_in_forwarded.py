@@ -1,6 +1,7 @@
-"""The per-address failure limit behind the TLS proxy of ``--public-url``: each player's
-own address (the right-most ``X-Forwarded-For`` the proxy wrote), not the proxy's one
-for everybody; and a header honoured from the proxy (a loopback peer) only."""
+"""The per-address failure limit behind a TLS proxy: each player's own address (the
+right-most ``X-Forwarded-For`` the proxy wrote), not the proxy's one for everybody; and
+a header honoured from a proxy the host trusts only (``--trusted-proxy``; loopback by
+default with ``--public-url``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,11 @@ from aiohttp.test_utils import make_mocked_request
 from local_fakes import Recorder
 from numbridge.local.accounts.attempts import ADDRESS_BURST, Attempts
 from numbridge.local.accounts.sign_in import PATH, client_address
+from numbridge.local.apigateway.origins import (
+    LOOPBACK_PROXIES,
+    NO_PROXIES,
+    TrustedProxies,
+)
 from numbridge.local.lambdas.functions import Function
 from numbridge.local.threaded import ThreadedGateway
 from numbridge.store.sqlite import SqliteStore
@@ -32,23 +38,41 @@ def request(peer: str, *forwarded: str) -> web.Request:
     return make_mocked_request("POST", PATH, headers=headers, transport=transport)
 
 
-@pytest.mark.parametrize(("peer", "forwarded", "behind_proxy", "charged"), [
-    ("127.0.0.1", ["203.0.113.7"], True, "203.0.113.7"),
-    ("::1", ["2001:db8::1"], True, "2001:db8::1"),
+NAMED = TrustedProxies.of(["10.0.0.2", "2001:db8:1::/64"], public_url=True)
+
+
+@pytest.mark.parametrize(("peer", "forwarded", "proxies", "charged"), [
+    ("127.0.0.1", ["203.0.113.7"], LOOPBACK_PROXIES, "203.0.113.7"),
+    ("::1", ["2001:db8::1"], LOOPBACK_PROXIES, "2001:db8::1"),
+    ("::ffff:127.0.0.1", ["203.0.113.7"], LOOPBACK_PROXIES, "203.0.113.7"),
     # the client's own header comes first; the proxy appends the address it saw
-    ("127.0.0.1", ["10.9.9.9, 198.51.100.2"], True, "198.51.100.2"),
-    ("127.0.0.1", ["10.9.9.9", "198.51.100.2"], True, "198.51.100.2"),
+    ("127.0.0.1", ["10.9.9.9, 198.51.100.2"], LOOPBACK_PROXIES, "198.51.100.2"),
+    ("127.0.0.1", ["10.9.9.9", "198.51.100.2"], LOOPBACK_PROXIES, "198.51.100.2"),
     # not written by a proxy: the peer's
-    ("127.0.0.1", ["198.51.100.2, not-an-address"], True, "127.0.0.1"),
-    ("127.0.0.1", [], True, "127.0.0.1"),
-    # no --public-url: nobody's header is believed
-    ("127.0.0.1", ["203.0.113.7"], False, "127.0.0.1"),
+    ("127.0.0.1", ["198.51.100.2, not-an-address"], LOOPBACK_PROXIES, "127.0.0.1"),
+    ("127.0.0.1", [], LOOPBACK_PROXIES, "127.0.0.1"),
+    # no proxy trusted (no --public-url, no --trusted-proxy): nobody's header is believed
+    ("127.0.0.1", ["203.0.113.7"], NO_PROXIES, "127.0.0.1"),
     # a peer that is not the proxy on this machine (a LAN player) chooses nothing
-    ("192.168.1.20", ["203.0.113.7"], True, "192.168.1.20"),
+    ("192.168.1.20", ["203.0.113.7"], LOOPBACK_PROXIES, "192.168.1.20"),
+    # proxies the host named: those, and no longer loopback
+    ("10.0.0.2", ["203.0.113.7"], NAMED, "203.0.113.7"),
+    ("2001:db8:1::9", ["203.0.113.7"], NAMED, "203.0.113.7"),
+    ("127.0.0.1", ["203.0.113.7"], NAMED, "127.0.0.1"),
+    ("10.0.0.3", ["203.0.113.7"], NAMED, "10.0.0.3"),
 ])
-def test_the_address_charged(peer: str, forwarded: list[str], behind_proxy: bool,
+def test_the_address_charged(peer: str, forwarded: list[str], proxies: TrustedProxies,
                              charged: str) -> None:
-    assert client_address(request(peer, *forwarded), behind_proxy) == charged
+    assert client_address(request(peer, *forwarded), proxies) == charged
+
+
+def test_the_proxies_trusted() -> None:
+    assert TrustedProxies.of([], public_url=False) == NO_PROXIES
+    assert TrustedProxies.of([], public_url=True) == LOOPBACK_PROXIES
+    assert "127.0.0.1" not in TrustedProxies.of(["::1"], public_url=True)
+    assert "[::1]" in TrustedProxies.of(["::1"], public_url=False)
+    with pytest.raises(ValueError, match="--trusted-proxy"):
+        TrustedProxies.of(["proxy.example"], public_url=True)
 
 
 @pytest.fixture
@@ -62,7 +86,8 @@ def serving(recorder: Recorder, store: SqliteStore, behind_proxy: bool) -> Threa
     routes = {"$connect": Function("connect", recorder.handler("connect")),
               "$disconnect": Function("disconnect", recorder.handler("disconnect"))}
     return ThreadedGateway(routes, sign_in=local_sign_in(
-        store, SECRET, attempts=Attempts(lambda: 1000.0), behind_proxy=behind_proxy))
+        store, SECRET, attempts=Attempts(lambda: 1000.0),
+        proxies=LOOPBACK_PROXIES if behind_proxy else NO_PROXIES))
 
 
 def sign_in(gw: ThreadedGateway, name: str, password: str, forwarded: str) -> int:

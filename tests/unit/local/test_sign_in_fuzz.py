@@ -98,7 +98,8 @@ names = st.one_of(
     st.text(max_size=40),
     st.text(string.ascii_letters + string.digits + "_.-", min_size=1, max_size=32),
 )
-passwords = st.one_of(st.sampled_from([PASSWORD, PASSWORD.upper(), "", "short", "x" * 5000]),
+passwords = st.one_of(st.sampled_from([PASSWORD, PASSWORD.upper(), "not the password at all", "",
+                                      "short", "x" * 5000]),
                       st.text(max_size=64), st.text(min_size=8, max_size=64))
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -150,7 +151,7 @@ def check(path: str, body: bytes, status: int, answer: bytes, before: list[Any],
     assert status == 200 or 400 <= status < 500, (status, answer[:200])
     data = json.loads(answer)
     if status != 200:
-        assert set(data) <= {"code", "error", "retry_after_ms"}, data
+        assert set(data) <= {"code", "error", "retry_after_ms", "reason"}, data
         assert isinstance(data["code"], str) and isinstance(data["error"], str), data
         assert (status == 429) == ("retry_after_ms" in data), data
         assert after == before, f"a refused request ({status} {data['code']}) changed the store"

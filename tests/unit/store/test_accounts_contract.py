@@ -4,11 +4,18 @@ the generation moved on by a new password, a revoke and a disable."""
 from __future__ import annotations
 
 import threading
+from typing import Any, cast
 
 import pytest
 from numbridge.names import fold_name
 from numbridge.store import keys
-from numbridge.store.accounts import Account, Accounts, NoSuchAccount, NotThisPoolUser
+from numbridge.store.accounts import (
+    Account,
+    Accounts,
+    NoSuchAccount,
+    NotThisPoolUser,
+    PasswordAlreadySet,
+)
 from numbridge.store.port import ListingStore, Store
 
 
@@ -104,3 +111,62 @@ def test_a_player_from_before_records_is_found_by_their_data(store: Store) -> No
     assert accounts.earlier_player("bob") is None
     assert isinstance(store, ListingStore)  # both adapters list: any spelling is found
     assert accounts.earlier_player("ANA") == "Ana"
+
+
+class BothReadFirst:
+    """A store whose first write from each of two threads waits until both threads got
+    there: each has read the record before either writes."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._barrier = threading.Barrier(2)
+        self._waited: set[int] = set()
+
+    def put(self, item: Any, condition: Any = None) -> None:
+        if threading.get_ident() not in self._waited:
+            self._waited.add(threading.get_ident())
+            self._barrier.wait(timeout=30)
+        self._store.put(item, condition)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def test_of_two_first_passwords_at_once_one_wins_and_the_other_is_refused(
+        store: Store) -> None:
+    """Before: a claim was a read-modify-write retried on conflict, so the second claim
+    read the first one's password and wrote its own over it (both told they won)."""
+    Accounts(store).ensure("ana", 1)  # an operator-token player: no password
+    racing = Accounts(cast(Store, BothReadFirst(store)))
+    won: list[str] = []
+    refused: list[str] = []
+
+    def claim(password_hash: str) -> None:
+        try:
+            racing.set_first_password("ana", password_hash)
+            won.append(password_hash)
+        except PasswordAlreadySet:
+            refused.append(password_hash)
+
+    threads = [threading.Thread(target=claim, args=(h,)) for h in ("hash one", "hash two")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(won) == 1 and len(refused) == 1
+    assert Accounts(store).get("ana") == Account(name="ana", created_ms=1, generation=1,
+                                                 password_hash=won[0])
+    with pytest.raises(PasswordAlreadySet):  # and later: the host's reset only
+        Accounts(store).set_first_password("ANA", "hash three")
+
+
+def test_a_rehash_keeps_the_generation_and_yields_to_a_new_password(store: Store) -> None:
+    accounts = Accounts(store)
+    accounts.add(Account(name="ana", created_ms=1, generation=4, password_hash="weak"))
+    assert accounts.rehash("ana", "weak", "strong")
+    assert accounts.get("ana") == Account(name="ana", created_ms=1, generation=4,
+                                          password_hash="strong")
+    assert not accounts.rehash("ana", "weak", "stale")  # changed meanwhile: left alone
+    assert not accounts.rehash("nobody", "weak", "strong")
+    assert accounts.get("ana") == Account(name="ana", created_ms=1, generation=4,
+                                          password_hash="strong")

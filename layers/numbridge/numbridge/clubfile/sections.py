@@ -332,13 +332,13 @@ class AccountLine(Line):
     def _an_argon2_hash(cls, password_hash: str | None) -> str | None:
         if password_hash is not None:
             # Imported here: argon2 is the local server's, not the Lambda layer's.
-            from argon2 import extract_parameters
-            from argon2.exceptions import InvalidHashError
+            from numbridge.local.accounts.passwords import HashOutOfBounds, check_hash
 
+            # A hash of any cost would be run at its player's (or a guesser's) sign-in.
             try:
-                extract_parameters(password_hash)
-            except InvalidHashError:
-                raise ValueError("a password hash that is no Argon2 hash (damaged?): "
+                check_hash(password_hash)
+            except HashOutOfBounds as exc:
+                raise ValueError(f"a password hash this club will not check ({exc}): "
                                  "nobody could sign in with it") from None
         return password_hash
 

@@ -33,6 +33,12 @@ def register(subparsers: Any) -> None:
         "that host, and pages from that origin, are accepted as this server's own",
     )
     serve.add_argument(
+        "--trusted-proxy", metavar="ADDR", action="append", default=[],
+        help="a proxy (address or network; repeatable) whose X-Forwarded-For names the "
+        "client a failed sign-in is charged to (default: loopback with --public-url, "
+        "else none; docs/hosting.md)",
+    )
+    serve.add_argument(
         "--store", choices=("sqlite", "dynamodb"),
         help="sqlite (default): numbridge.db in the data dir; dynamodb (the default with "
         "--dynamodb-endpoint): the DynamoDB adapter, on that endpoint or an embedded moto "
@@ -83,6 +89,7 @@ def _serve(args: argparse.Namespace) -> int:
             synchronous=args.synchronous,
             public_url=args.public_url,
             open_sign_in=args.open_sign_in,
+            trusted_proxies=tuple(args.trusted_proxy),
         )
     )
 

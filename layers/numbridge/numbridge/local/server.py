@@ -28,7 +28,12 @@ from numbridge.local.accounts.sign_in import LocalSignIn
 from numbridge.local.accounts.signing import SignIns
 from numbridge.local.apigateway.gateway import TOKEN_EXPIRED, TOKEN_EXPIRED_REASON
 from numbridge.local.apigateway.http_server import GatewayServer, base_url, bind
-from numbridge.local.apigateway.origins import PublicUrl, ServerNames, is_loopback
+from numbridge.local.apigateway.origins import (
+    PublicUrl,
+    ServerNames,
+    TrustedProxies,
+    is_loopback,
+)
 from numbridge.local.apigateway.posting import LocalManagementClient
 from numbridge.local.banner import Started, banner, listening
 from numbridge.local.data.datadir import DataDirLock, data_dir, token_secret
@@ -69,6 +74,9 @@ class ServeOptions:
     # Name-only sign-in, as before accounts: loopback only, no --public-url
     # (check_open_sign_in).
     open_sign_in: bool = False
+    # Whose X-Forwarded-For names a client (--trusted-proxy; none: loopback with
+    # --public-url).
+    trusted_proxies: tuple[str, ...] = ()
 
 
 def serve(options: ServeOptions) -> int:
@@ -129,16 +137,17 @@ async def _serve(options: ServeOptions) -> None:
             "or set NUMBRIDGE_ROOT to one"
         )
     check_open_sign_in(options)
+    proxies = TrustedProxies.of(options.trusted_proxies, bool(options.public_url))
     names = ServerNames(options.host,
                         PublicUrl.parse(options.public_url) if options.public_url else None)
     os.umask(0o077)  # whatever the server writes is its own
     directory = data_dir(options.data_dir)
     with DataDirLock(directory):
-        await _serve_in(options, root, names, directory)
+        await _serve_in(options, root, names, proxies, directory)
 
 
 async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
-                    directory: Path) -> None:
+                    proxies: TrustedProxies, directory: Path) -> None:
     """The server, once its data directory is locked: no other server on it since."""
     secret = token_secret(directory)
     try:
@@ -171,7 +180,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         lobby = LocalLobbyFeed(partial(invoker.invoke, functions[FANOUT_FUNCTION]))
         server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
             SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in,
-            behind_proxy=bool(options.public_url)))
+            proxies=proxies))
         management = LocalManagementClient(
             server.registry, asyncio.get_running_loop(),
             lambda connection: server.gateway.close(connection, TOKEN_EXPIRED,

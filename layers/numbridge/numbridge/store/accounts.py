@@ -42,6 +42,10 @@ class NoSuchAccount(LookupError):
     """No record of a player by that name (after folding)."""
 
 
+class PasswordAlreadySet(PermissionError):
+    """A first password for a record that has one already (another claim won)."""
+
+
 class NotThisPoolUser(PermissionError):
     """A pool token for a name that is not that pool user's: a player who signs in
     otherwise (an operator's or local player, with a record or games and no ``sub``)."""
@@ -151,6 +155,34 @@ class Accounts:
         """A new password (a claim, a change, a reset): the earlier tokens stop working."""
         return self.update(name, lambda a: _replace(a, password_hash=password_hash,
                                                     generation=a.generation + 1))
+
+    def set_first_password(self, name: str, password_hash: str) -> Account:
+        """The password of a record that has none (a claim): written only while the record
+        still has none, so of two claims at once one wins and the other gets
+        :class:`PasswordAlreadySet`. The earlier tokens stop working."""
+
+        def first(account: Account) -> Account:
+            if account.password_hash is not None:
+                raise PasswordAlreadySet(f"{account.name!r} has a password already")
+            return _replace(account, password_hash=password_hash,
+                            generation=account.generation + 1)
+
+        return self.update(name, first)
+
+    def rehash(self, name: str, old_hash: str, new_hash: str) -> bool:
+        """The same password's hash made again with today's parameters: tokens stay good.
+        Written only over ``old_hash``; False if the password changed meanwhile."""
+
+        def again(account: Account) -> Account:
+            if account.password_hash != old_hash:
+                raise PasswordAlreadySet(f"{account.name!r} has another password now")
+            return _replace(account, password_hash=new_hash)
+
+        try:
+            self.update(name, again)
+        except (PasswordAlreadySet, NoSuchAccount):
+            return False
+        return True
 
     def revoke(self, name: str) -> Account:
         """Every token of the player stops working."""

@@ -1,16 +1,19 @@
 """``numbridge account``: the host's commands over players' records, on either store.
 
-``list``; ``reset NAME`` (a new password, printed once); ``revoke NAME`` (every
-token of the player stops working); ``disable NAME`` / ``enable NAME`` (a club's
-last resort: a disabled player can neither sign in nor connect). Each works
-while the server runs: the server reads the record at every sign-in and connect.
-Connections already open stay until their token expires or they close.
+``list``; ``reset NAME`` (a new password, printed once: the only way a name without
+a password — an operator token's player, one from before records — gets one);
+``revoke NAME`` (every token of the player stops working); ``disable NAME`` /
+``enable NAME`` (a club's last resort: a disabled player can neither sign in nor
+connect). Each works while the server runs: the server reads the record at every
+sign-in and connect. Connections already open stay until their token expires or they
+close.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -80,6 +83,21 @@ def _how(account: Any) -> str:
     return "tokens only"
 
 
+def _reset(accounts: Any, name: str, password_hash: str) -> Any:
+    """A new password for ``name``: its record's, or, for a player with games from before
+    records, a record made with it (a sign-in never claims one: the host does)."""
+    from numbridge.store.accounts import Account, NoSuchAccount
+
+    try:
+        return accounts.set_password(name, password_hash)
+    except NoSuchAccount:
+        if (earlier := accounts.earlier_player(name)) is None:
+            raise
+    made = Account(name=earlier, created_ms=time.time_ns() // 1_000_000, generation=1,
+                   password_hash=password_hash)  # generation 1: earlier tokens end
+    return made if accounts.add(made) else accounts.set_password(name, password_hash)
+
+
 def _change(args: argparse.Namespace) -> int:
     from numbridge.local.accounts.passwords import Passwords, new_password
     from numbridge.store.accounts import Accounts, NoSuchAccount
@@ -92,7 +110,7 @@ def _change(args: argparse.Namespace) -> int:
     password = new_password() if args.change == "reset" else None
     try:
         if password is not None:
-            done = accounts.set_password(args.name, Passwords().hash(password))
+            done = _reset(accounts, args.name, Passwords().hash(password))
         elif args.change == "revoke":
             done = accounts.revoke(args.name)
         else:

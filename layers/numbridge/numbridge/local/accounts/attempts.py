@@ -1,11 +1,14 @@
-"""How many sign-in failures a name, or an address, may make: a bucket each, in this
-process (the local server is one process).
+"""How many sign-in attempts a name, or an address, may have refused: a bucket each, in
+this process (the local server is one process).
 
-A name allows :data:`NAME_BURST` failures, then one per :data:`NAME_REFILL_S`; an
+A name allows :data:`NAME_BURST` refusals, then one per :data:`NAME_REFILL_S`; an
 address :data:`ADDRESS_BURST`, then one per :data:`ADDRESS_REFILL_S`. A name's
 bucket keeps a guesser from one account, an address's from many; an address's
-also pays for each account it creates (each costs a slow hash). When a bucket is
-empty the request is refused before any password is checked.
+also pays for each account it creates (each costs a slow hash). Every attempt is
+charged to both before any password is checked (:meth:`Attempts.spend`) and given
+back when it succeeds (:meth:`Attempts.refund`): concurrent guesses cannot all pass
+a check that is only charged once they are answered. When a bucket is empty the
+request is refused before any work.
 """
 
 from __future__ import annotations
@@ -48,6 +51,13 @@ class Buckets:
                 return None
             return max(1, math.ceil((level + 1 - self.burst) * self.refill_s * 1000))
 
+    def refund(self, key: str) -> None:
+        """Give back one charge (an attempt that succeeded)."""
+        with self._lock:
+            now = self._clock()
+            if key in self._spent:
+                self._spent[key] = (max(0.0, self._level(key, now) - 1), now)
+
     def charge(self, key: str) -> None:
         with self._lock:
             now = self._clock()
@@ -70,9 +80,18 @@ class Attempts:
                  if w is not None]
         return max(waits) if waits else None
 
-    def failed(self, folded_name: str, address: str) -> None:
+    def spend(self, folded_name: str, address: str) -> int | None:
+        """Charge an attempt to both buckets before it is made; if either is empty, charge
+        neither and say how long until both allow one. Called from one thread (the event
+        loop), so no attempt slips between the check and the charge."""
+        if (wait := self.wait_ms(folded_name, address)) is not None:
+            return wait
         self.names.charge(folded_name)
         self.addresses.charge(address)
+        return None
 
-    def created(self, address: str) -> None:
-        self.addresses.charge(address)
+    def refund(self, folded_name: str, address: str, *, created: bool = False) -> None:
+        """An attempt that succeeded costs nothing; a new account still costs its address."""
+        self.names.refund(folded_name)
+        if not created:
+            self.addresses.refund(address)

@@ -1,16 +1,26 @@
 """Local accounts: who may have a token for a name, decided against the store.
 
-- A name no one has: the account is made with the password (at least
-  :data:`~numbridge.local.accounts.passwords.MIN_PASSWORD_CHARS` characters). If the
-  store already holds that player's games or ratings (a data directory from
-  before accounts), the account keeps the player's spelling and the answer
-  says ``claimed``.
-- A player's record without a password (a player who so far used operator
-  tokens, or name-only sign-in): the first password sign-in claims it; the
-  earlier tokens stop working.
-- An account: its password, else ``bad_password``. A disabled one: refused.
-- With open sign-in (``--open-sign-in``, a one-person machine), a name alone
-  gets a token, as before accounts; a password, if sent, is still checked.
+- A name no one has, with a password the server takes for a new one
+  (:func:`~numbridge.local.accounts.passwords.password_problem`): the account is made.
+- An account: its password, else ``bad_password``; a disabled one, given its right
+  password: ``disabled``.
+- A name that is somebody's without a password of this server — a record made by an
+  operator token's first connect (``numbridge token``, ``numbridge bot``), a Cognito
+  player, a player with games from before records — is nobody's to claim by signing
+  in: it answers as a wrong password does. The host gives it a password
+  (``numbridge account reset``). Only on a one-person machine (``--open-sign-in``) does
+  a password sent for a record without one set it, and then only while it has none
+  (:meth:`~numbridge.store.accounts.Accounts.set_first_password`: of two claims at
+  once one wins).
+- With open sign-in, a name alone gets a token, as before accounts; a password, if
+  sent, is still checked.
+
+A name's existence is not told by what a refusal says or by the work before it: a
+password the server would not take for a new account is ``weak_password`` for every
+name, after the same Argon2 check (against a dummy hash when the name has none), and
+a name that is somebody's without a password, or disabled, answers a wrong password
+as ``bad_password``. What remains is by design: a name no one has, with a good
+password, makes the account — so signing up tells whether a name was free.
 
 Everything here is blocking (store reads, Argon2): :mod:`numbridge.local.accounts.sign_in`
 runs it off the event loop.
@@ -18,26 +28,32 @@ runs it off the event loop.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
 from numbridge.auth import DEFAULT_TTL_S, issue_token
-from numbridge.local.accounts.passwords import Passwords, WeakPassword, check_new_password
-from numbridge.names import check_player_name, fold_name, is_reserved
-from numbridge.store.accounts import Account, Accounts
+from numbridge.local.accounts.passwords import Passwords, WeakPassword, password_problem
+from numbridge.names import check_player_name, is_reserved
+from numbridge.store.accounts import Account, Accounts, PasswordAlreadySet
+from numbridge.store.port import ConflictError
 from numbridge.values import frozen
+
+WRONG_PASSWORD = "wrong password for this name"
 
 
 class SignInRefused(Exception):
-    """A sign-in or password change refused: the HTTP status, the wire code, a message."""
+    """A sign-in or password change refused: the HTTP status, the wire code, a message;
+    ``retry_after_ms`` with ``rate_limited``, ``reason`` with ``weak_password``."""
 
     def __init__(self, status: int, code: str, message: str,
-                 retry_after_ms: int | None = None) -> None:
+                 retry_after_ms: int | None = None, reason: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.status = status
         self.code = code
         self.message = message
         self.retry_after_ms = retry_after_ms
+        self.reason = reason
 
 
 @frozen
@@ -45,7 +61,7 @@ class Granted:
     token: str
     player: str
     created: bool  # a new account
-    claimed: bool  # an earlier player's name, now an account
+    claimed: bool  # a record without a password given one (open sign-in only)
 
 
 def checked_name(name: str) -> str:
@@ -57,11 +73,12 @@ def checked_name(name: str) -> str:
         raise SignInRefused(400, "bad_name", str(exc)) from None
 
 
-def _new_password(password: str) -> str:
-    try:
-        return check_new_password(password)
-    except WeakPassword as exc:
-        raise SignInRefused(400, "weak_password", str(exc)) from None
+def weak(problem: WeakPassword) -> SignInRefused:
+    return SignInRefused(400, "weak_password", str(problem), reason=problem.reason)
+
+
+def wrong_password() -> SignInRefused:
+    return SignInRefused(401, "bad_password", WRONG_PASSWORD)
 
 
 class SignIns:
@@ -78,51 +95,82 @@ class SignIns:
         return issue_token(account.name, self._secret, ttl_s=self._ttl_s,
                            generation=account.generation)
 
-    def sign_in(self, name: str, password: str | None) -> Granted:
-        """A token for ``name`` (``password`` None: open sign-in), or :class:`SignInRefused`
-        (a wrong password is ``bad_password``, to be counted by the caller)."""
+    def sign_in(self, name: str, password: str | None, *, may_claim: bool = False) -> Granted:
+        """A token for ``name``, or :class:`SignInRefused`. ``password`` None: open sign-in;
+        ``may_claim``: a password sent for a record without one sets it (open sign-in)."""
         name = checked_name(name)
+        if password is None:
+            return self._by_name(name)
+        problem = password_problem(password, name)
+        account = self.accounts.get(name)
+        if account is None and problem is None and self._free(name):
+            made = Account(name=name, created_ms=self._clock_ms(),
+                           password_hash=self.passwords.hash(password, name))
+            if self.accounts.add(made):
+                return Granted(self._token(made), name, True, False)
+            account = self.accounts.get(name)  # made meanwhile: a sign-in to that one
+        if (may_claim and problem is None and account is not None and account.sub is None
+                and account.password_hash is None and not account.disabled):
+            try:
+                claimed = self.accounts.set_first_password(
+                    account.name, self.passwords.hash(password, name))
+            except PasswordAlreadySet:  # another claim won: its password decides
+                account = self.accounts.get(name)
+            else:
+                return Granted(self._token(claimed), claimed.name, False, True)
+        return self._checked(account, password, problem)
+
+    def _checked(self, account: Account | None, password: str,
+                 problem: WeakPassword | None) -> Granted:
+        """The token of ``account`` if ``password`` is its own; refused otherwise, after
+        one Argon2 check whether or not there is a hash to check."""
+        stored = None if account is None or account.sub is not None else account.password_hash
+        if not self.passwords.matches(stored, password):
+            raise weak(problem) if problem is not None else wrong_password()
+        assert account is not None and stored is not None
+        if account.disabled:
+            raise SignInRefused(403, "disabled", "this account is disabled; ask the host")
+        self._rehash(account, stored, password)
+        return Granted(self._token(account), account.name, False, False)
+
+    def _rehash(self, account: Account, stored: str, password: str) -> None:
+        """A hash made with other parameters than today's, made again now that the password
+        is known (a best effort: the sign-in stands whatever happens here)."""
+        if self.passwords.needs_rehash(stored):
+            with contextlib.suppress(ConflictError):
+                self.accounts.rehash(account.name, stored, self.passwords.hash_again(password))
+
+    def _free(self, name: str) -> bool:
+        """Whether nobody has ``name`` (no record, checked by the caller; no games from
+        before records under any spelling)."""
+        return self.accounts.earlier_player(name) is None
+
+    def _by_name(self, name: str) -> Granted:
+        """Open sign-in: the record of ``name`` (made without a password if it has none)."""
         account = self.accounts.get(name)
         if account is None:
-            return self._first(name, password)
+            made = Account(name=self.accounts.earlier_player(name) or name,
+                           created_ms=self._clock_ms())
+            if self.accounts.add(made):
+                return Granted(self._token(made), made.name, made.name == name, False)
+            return self._by_name(name)
         if account.disabled:
             raise SignInRefused(403, "disabled", "this account is disabled; ask the host")
         if account.sub is not None:
             raise SignInRefused(409, "name_taken", "this name is a Cognito player's")
-        if password is None:
-            return Granted(self._token(account), account.name, False, False)
-        if account.password_hash is None:  # claimed: tokens from before it stop working
-            claimed = self.accounts.set_password(
-                account.name, self.passwords.hash(_new_password(password)))
-            return Granted(self._token(claimed), claimed.name, False, True)
-        if not self.passwords.matches(account.password_hash, password):
-            raise SignInRefused(401, "bad_password", "wrong password for this name")
         return Granted(self._token(account), account.name, False, False)
 
-    def _first(self, name: str, password: str | None) -> Granted:
-        earlier = self.accounts.earlier_player(name)
-        player = earlier or name
-        password_hash = None if password is None else self.passwords.hash(
-            _new_password(password))
-        made = Account(name=player, created_ms=self._clock_ms(), password_hash=password_hash)
-        if not self.accounts.add(made):  # someone made it meanwhile: sign in to theirs
-            return self.sign_in(name, password)
-        return Granted(self._token(made), player, earlier is None, earlier is not None)
-
     def change_password(self, name: str, password: str, new_password: str) -> None:
-        """Replace the password; every earlier token of the player stops working."""
+        """Replace the password; every earlier token of the player stops working. A new
+        password the server would not take is refused before the name is looked up."""
         name = checked_name(name)
+        if (problem := password_problem(new_password, name)) is not None:
+            raise weak(problem)
         account = self.accounts.get(name)
-        if account is None or account.password_hash is None:
-            raise SignInRefused(401, "bad_password", "no account with this name and password")
+        stored = None if account is None or account.sub is not None else account.password_hash
+        if not self.passwords.matches(stored, password):
+            raise wrong_password()
+        assert account is not None
         if account.disabled:
             raise SignInRefused(403, "disabled", "this account is disabled; ask the host")
-        if not self.passwords.matches(account.password_hash, password):
-            raise SignInRefused(401, "bad_password", "wrong password for this name")
-        self.accounts.set_password(account.name, self.passwords.hash(
-            _new_password(new_password)))
-
-    @staticmethod
-    def bucket(name: str) -> str:
-        """The failure bucket of a name: its folded form (``Ana`` and ``ana`` share one)."""
-        return fold_name(name)
+        self.accounts.set_password(account.name, self.passwords.hash(new_password, name))

@@ -14,11 +14,15 @@ A page on any site can make a browser send requests here. Two checks stop it:
   those names, ``http``, the port it listens on) nor the public URL's is
   refused with 403. Without an ``Origin`` (scripts, bots, curl: no browser
   page behind them) nothing changes.
+
+And whose word is taken for a client's address (:class:`TrustedProxies`): the proxies
+the host names (``--trusted-proxy``), else, with ``--public-url``, one on this machine.
 """
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -76,6 +80,47 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+LOOPBACK_NETWORKS: tuple[Network, ...] = (ipaddress.ip_network("127.0.0.0/8"),
+                                          ipaddress.ip_network("::1/128"))
+
+
+@frozen
+class TrustedProxies:
+    """The peers whose ``X-Forwarded-For`` names the client: ``--trusted-proxy`` (an
+    address or a network, repeatable), else, with ``--public-url``, loopback (a proxy on
+    this machine), else none."""
+
+    networks: tuple[Network, ...] = ()
+
+    @classmethod
+    def of(cls, named: Iterable[str], public_url: bool) -> TrustedProxies:
+        """ValueError names an address that is none."""
+        networks = []
+        for text in named:
+            try:
+                networks.append(ipaddress.ip_network(canonical_host(text), strict=False))
+            except ValueError:
+                raise ValueError(f"--trusted-proxy takes an address or a network "
+                                 f"(10.0.0.2, 10.0.0.0/24), not {text!r}") from None
+        if not networks and public_url:
+            return cls(LOOPBACK_NETWORKS)
+        return cls(tuple(networks))
+
+    def __contains__(self, peer: object) -> bool:
+        if not isinstance(peer, str) or not self.networks:
+            return False
+        try:
+            address = ipaddress.ip_address(canonical_host(peer))
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+
+NO_PROXIES = TrustedProxies()
+LOOPBACK_PROXIES = TrustedProxies(LOOPBACK_NETWORKS)
 
 
 @frozen
