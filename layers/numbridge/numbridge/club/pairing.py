@@ -79,4 +79,7 @@ def pair_all(waiting: Sequence[Seeker], now_ms: int) -> list[tuple[Seeker, Seeke
 def retry_times(since_ms: int) -> list[int]:
     """When a seek made at ``since_ms`` should be tried again: each instant its window
     widens, up to the one after which anyone fits."""
-    return [since_ms + k * STEP_MS for k in range(1, ANYONE_AFTER_MS // STEP_MS + 1)]
+    steps = (MAX_WINDOW - BASE_WINDOW) // STEP_WINDOW
+    widened = [since_ms + k * STEP_MS for k in range(1, steps + 1)
+               if k * STEP_MS < ANYONE_AFTER_MS]
+    return [*widened, since_ms + ANYONE_AFTER_MS]
