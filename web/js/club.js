@@ -6,6 +6,7 @@
 
 import { lobbyShown, gameToOpen, gamesInPlay } from './club-model.js';
 import { $, fill, h } from './dom.js';
+import { variantName } from './format.js';
 import { t } from './i18n.js';
 import { forgetShown, openGame } from './shown-game.js';
 
@@ -84,7 +85,7 @@ export function renderHeader(app) {
     type: 'button', class: `in-play${g.mine ? ' mine' : ''}`, dataset: { game: g.game, mine: g.mine ? '1' : '0' },
     'aria-current': app.ui.current === g.game ? 'true' : null,
     onclick: () => openGame(app, g.game),
-  }, t(g.mine ? 'inplay.mine' : 'inplay.theirs', { name: g.opponent || '?' }))));
+  }, t(g.mine ? 'inplay.mine' : 'inplay.theirs', { name: g.opponent || '?', variant: variantName(g.variant) }))));
   $('#to-club').hidden = !app.ui.current;
 }
 
