@@ -166,11 +166,42 @@ def test_connect_route_is_open_and_checked_by_the_function(cfn: dict[str, Any]) 
     assert by_key["$connect"]["Properties"]["AuthorizationType"] == "NONE"
 
 
+def test_every_function_is_released_behind_an_alias_gradually_and_rolled_back_by_its_alarm(
+        raw: dict[str, Any], cfn: dict[str, Any]) -> None:
+    """A new version takes over the alias "live" a tenth at a time (CodeDeploy), and goes
+    back if its function's errors alarm fires meanwhile; everything that invokes a function
+    invokes that alias."""
+    assert raw["Globals"]["Function"]["AutoPublishAlias"] == "live"
+    parameter = raw["Parameters"]["DeploymentType"]
+    assert parameter["Default"].startswith("Canary") and "AllAtOnce" in parameter["AllowedValues"]
+    for function_id in FUNCTIONS:
+        preference = raw["Resources"][function_id]["Properties"]["DeploymentPreference"]
+        assert preference == {"Type": {"Ref": "DeploymentType"},
+                              "Alarms": [{"Ref": function_id.removesuffix("Function")
+                                          + "ErrorsAlarm"}]}, function_id
+    aliases = {a["Properties"]["FunctionName"]["Ref"]: a
+               for a in of_type(cfn, "AWS::Lambda::Alias").values()}
+    assert set(aliases) == FUNCTIONS
+    for alias in aliases.values():
+        assert alias["Properties"]["Name"] == "live"
+        assert "CodeDeployLambdaAliasUpdate" in alias["UpdatePolicy"]
+    # the queues' pollers, the schedule and the sweep's failure destination: the alias too
+    for mapping in of_type(cfn, "AWS::Lambda::EventSourceMapping").values():
+        assert mapping["Properties"]["FunctionName"]["Ref"].endswith("Aliaslive"), mapping
+    (rule,) = of_type(cfn, "AWS::Events::Rule").values()
+    assert rule["Properties"]["Targets"][0]["Arn"] == {"Ref": "TimeoutFunctionAliaslive"}
+    sweep = raw["Resources"]["SweepInvokeConfig"]
+    assert sweep["Properties"]["Qualifier"] == "live"
+    assert sweep["DependsOn"] == "TimeoutFunctionAliaslive"
+
+
 def test_every_route_reaches_a_function_api_gateway_may_invoke(cfn: dict[str, Any]) -> None:
     integrations = of_type(cfn, "AWS::ApiGatewayV2::Integration")
     permissions = of_type(cfn, "AWS::Lambda::Permission")
+    # API Gateway invokes each function's alias "live" (AutoPublishAlias), never $LATEST.
     invokable = {
-        p["Properties"]["FunctionName"]["Ref"]: p["Properties"]["SourceArn"]["Fn::Sub"]
+        p["Properties"]["FunctionName"]["Ref"].removesuffix("Aliaslive"):
+            p["Properties"]["SourceArn"]["Fn::Sub"]
         for p in permissions.values()
         if p["Properties"]["Principal"] == "apigateway.amazonaws.com"
     }
@@ -179,7 +210,8 @@ def test_every_route_reaches_a_function_api_gateway_may_invoke(cfn: dict[str, An
         assert join[0] == "/" and join[1][0] == "integrations", route_id
         integration = integrations[join[1][1]["Ref"]]["Properties"]
         assert integration["IntegrationType"] == "AWS_PROXY"
-        (function_id,) = re.findall(r"\$\{(\w+)\.Arn\}", integration["IntegrationUri"]["Fn::Sub"])
+        (function_id,) = re.findall(r"\$\{(\w+)Aliaslive\}",
+                                    integration["IntegrationUri"]["Fn::Sub"])
         assert function_id in FUNCTIONS, route_id
         source_arn = invokable[function_id]
         assert source_arn.startswith(
@@ -320,13 +352,13 @@ def test_timer_queue_sweep_and_event_source(cfn: dict[str, Any]) -> None:
     }
     mappings = of_type(cfn, "AWS::Lambda::EventSourceMapping").values()
     (mapping,) = [m for m in mappings if m["Properties"]["FunctionName"] == {
-        "Ref": "TimeoutFunction"}]
+        "Ref": "TimeoutFunctionAliaslive"}]
     assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": ["TimerQueue", "Arn"]}
     assert mapping["Properties"]["BatchSize"] == 10
     assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     (rule,) = of_type(cfn, "AWS::Events::Rule").values()
     assert rule["Properties"]["ScheduleExpression"] == "rate(1 minute)"
-    assert rule["Properties"]["Targets"][0]["Arn"] == {"Fn::GetAtt": ["TimeoutFunction", "Arn"]}
+    assert rule["Properties"]["Targets"][0]["Arn"] == {"Ref": "TimeoutFunctionAliaslive"}
 
 
 def test_lobby_queue_is_read_in_batches_of_a_second_by_the_fanout_function(
@@ -344,7 +376,7 @@ def test_lobby_queue_is_read_in_batches_of_a_second_by_the_fanout_function(
     }
     mappings = of_type(cfn, "AWS::Lambda::EventSourceMapping").values()
     (mapping,) = [m for m in mappings if m["Properties"]["FunctionName"] == {
-        "Ref": "FanoutFunction"}]
+        "Ref": "FanoutFunctionAliaslive"}]
     properties = mapping["Properties"]
     assert properties["EventSourceArn"] == {"Fn::GetAtt": ["LobbyQueue", "Arn"]}
     assert properties["MaximumBatchingWindowInSeconds"] == 1
@@ -366,7 +398,7 @@ def test_bot_queue_retries_dead_letters_and_triggers_the_bot_function(
     }
     mappings = of_type(cfn, "AWS::Lambda::EventSourceMapping").values()
     (mapping,) = [m for m in mappings if m["Properties"]["FunctionName"] == {
-        "Ref": "BotFunction"}]
+        "Ref": "BotFunctionAliaslive"}]
     assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": ["BotQueue", "Arn"]}
     assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
     env = cfn["Resources"]["BotFunction"]["Properties"]["Environment"]["Variables"]
@@ -513,14 +545,14 @@ def test_connect_is_told_the_pool_only_when_cognito_is_on(cfn: dict[str, Any]) -
 def test_sign_up_is_checked_by_the_signup_function(cfn: dict[str, Any]) -> None:
     resources = cfn["Resources"]
     assert resources["UserPool"]["Properties"]["LambdaConfig"] == {
-        "PreSignUp": {"Fn::GetAtt": ["SignUpFunction", "Arn"]}
+        "PreSignUp": {"Ref": "SignUpFunctionAliaslive"}
     }
     (permission,) = [
         p for p in of_type(cfn, "AWS::Lambda::Permission").values()
         if p["Properties"]["Principal"] == "cognito-idp.amazonaws.com"
     ]
     assert permission["Condition"] == "CognitoEnabled"
-    assert permission["Properties"]["FunctionName"] == {"Ref": "SignUpFunction"}
+    assert permission["Properties"]["FunctionName"] == {"Ref": "SignUpFunctionAliaslive"}
     assert permission["Properties"]["SourceArn"] == {"Fn::GetAtt": ["UserPool", "Arn"]}
     assert resources["SignUpFunction"]["Condition"] == "CognitoEnabled"
     # reads only: a name that is a player's already is refused
@@ -643,7 +675,9 @@ def test_what_lambda_does_with_a_role_is_scoped_to_the_functions_own(
     """Logs: its own group, streams and events only (the group exists: no
     CreateLogGroup). The queue poller: receive, delete and attributes on the queue its
     event source reads. Nothing else but the sweep's failure queue."""
-    polled = {m["Properties"]["FunctionName"]["Ref"]: m["Properties"]["EventSourceArn"]
+    # (each mapping invokes the function's alias "live")
+    polled = {m["Properties"]["FunctionName"]["Ref"].removesuffix("Aliaslive"):
+              m["Properties"]["EventSourceArn"]
               for m in of_type(cfn, "AWS::Lambda::EventSourceMapping").values()}
     assert set(polled) == {"TimeoutFunction", "BotFunction", "FanoutFunction"}
     for function_id in FUNCTIONS:

@@ -273,6 +273,8 @@ def function_settings(template_path: Path | str | None = None) -> dict[str, dict
 
 _SUB_ARN = re.compile(r"\$\{([A-Za-z0-9]+)\.Arn\}")
 _SUB_REF = re.compile(r"\$\{([A-Za-z0-9]+)\}")
+# SAM's AutoPublishAlias names a function's alias <Function>Alias<name>.
+_SUB_ALIAS = re.compile(r"\$\{([A-Za-z0-9]+Function)Alias[A-Za-z0-9]+\}")
 
 
 def _integration_of(route_id: str, target: Any) -> str:
@@ -293,7 +295,8 @@ def _integration_of(route_id: str, target: Any) -> str:
 
 
 def _function_of(integration_id: str, uri: Any) -> str:
-    """The function logical id an IntegrationUri invokes (``${XFunction.Arn}``)."""
+    """The function logical id an IntegrationUri invokes (``${XFunction.Arn}``, or its
+    alias ``${XFunctionAliaslive}`` as SAM's AutoPublishAlias names it)."""
     if isinstance(uri, dict) and "Fn::Sub" in uri:
         text = uri["Fn::Sub"]
         if isinstance(text, list):  # [string, {variable: value}]
@@ -302,7 +305,7 @@ def _function_of(integration_id: str, uri: Any) -> str:
                 value = variables.get(name)
                 if isinstance(value, dict) and "Fn::GetAtt" in value:
                     return str(value["Fn::GetAtt"][0])
-        found = _SUB_ARN.findall(str(text))
+        found = _SUB_ARN.findall(str(text)) + _SUB_ALIAS.findall(str(text))
         if len(found) == 1:
             return str(found[0])
     if isinstance(uri, dict) and "Fn::Join" in uri:
