@@ -190,7 +190,7 @@ BROKEN: dict[str, tuple[Callable[[list[str]], list[str]], str]] = {
     "an account of a name no player may have": (
         edit("account", _set(["name"], "bot-easy")), "club's own"),
     "an account with a name that is none": (edit("account", _set(["name"], "ana bob")),
-                                            "must be 1-32 characters"),
+                                            r"'ana bob': ' ' \(U\+0020 SPACE\) is not allowed"),
     "a negative generation": (edit("account", _set(["generation"], -1)),
                               "greater than or equal to 0"),
     "disabled as a string": (edit("account", _set(["disabled"], "false")), "valid boolean"),

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from numbridge import cognito
-from numbridge.names import PLAYER_NAME, check_player_name
+from numbridge.names import check_player_name
 from numbridge.refreshing import Refreshing
 from numbridge.values import frozen
 
@@ -33,7 +33,7 @@ from numbridge.values import frozen
 # checked: only the connect function pays for it, at init (its handler loads it).
 
 __all__ = [
-    "ALGORITHM", "DEFAULT_TTL_S", "ISSUER", "MAX_TTL_S", "MIN_TTL_S", "PLAYER_NAME",
+    "ALGORITHM", "DEFAULT_TTL_S", "ISSUER", "MAX_TTL_S", "MIN_TTL_S",
     "AuthUnavailable", "BadTtl", "Identity", "InvalidToken", "TokenKeys", "check_player_name",
     "check_ttl", "issue_token", "secret_source", "token_secret", "verify_identity",
     "verify_player", "verify_token",

@@ -40,7 +40,6 @@ from numbridge.local.data.datadir import DataDirLock, data_dir, token_secret
 from numbridge.local.data.stores import OpenStore, open_store
 from numbridge.local.lambdas import environment
 from numbridge.local.lambdas.bots import LocalBotTurns
-from numbridge.local.lambdas.lobby_queue import LocalLobbyFeed
 from numbridge.local.lambdas.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
 from numbridge.local.lambdas.functions import (
     Invoker,
@@ -49,6 +48,7 @@ from numbridge.local.lambdas.functions import (
     template_functions,
     template_routes,
 )
+from numbridge.local.lambdas.lobby_queue import LocalLobbyFeed
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
 from numbridge.store.accounts import Accounts
@@ -164,6 +164,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
                         synchronous=options.synchronous, template_path=root / "template.yaml")
     try:
         _forget_connections(opened)
+        _rekey_accounts(opened)
         environment.apply(environment.handler_environment(
             token_secret=secret, management_endpoint=http_url))
         functions = template_functions(root)
@@ -226,6 +227,18 @@ def check_open_sign_in(options: ServeOptions) -> None:
         raise ValueError(f"--open-sign-in lets anyone who reaches {options.public_url} play "
                          "as anyone: it is for a one-person machine, without --public-url "
                          "(a proxy in front of the loopback port lets everyone in)")
+
+
+def _rekey_accounts(opened: OpenStore) -> None:
+    """Records from before look-alike names folded alike, moved under their keys: a
+    data directory of an earlier version then keeps every name unique (a few reads
+    once there is nothing left to move)."""
+    moved, left = Accounts(opened.store).rekey()
+    if moved:
+        log.info("moved %d players' records under their folded names", len(moved))
+    for name in left:
+        log.warning("the record of %r stays under its earlier key: a look-alike name "
+                    "has the new one (both from before); both still sign in", name)
 
 
 def _forget_connections(opened: OpenStore) -> None:

@@ -1,6 +1,7 @@
 """Players' records: one per name after folding, whichever way the player signs in.
 
-A record (``NAME#folded`` / ``ACCOUNT``, :func:`numbridge.names.fold_name`) holds
+A record (``NAME#folded`` / ``ACCOUNT``, :func:`numbridge.names.fold_name`: case and
+look-alikes folded) holds
 the name as first registered (the one shown), when it was made, the token
 generation every token of the player must carry, whether the account is
 disabled, and — depending on how the player signs in — the hash of a local
@@ -11,7 +12,12 @@ a ``sub`` is never given one, so a pool user who registers a name that an operat
 player holds cannot become that player (:meth:`Accounts.ensure_pool`).
 
 One record per folded name makes names unique across every way of signing in:
-``Ana`` and ``ana`` are one player, whoever came first. The records are also in
+``Ana`` and ``ana`` are one player, whoever came first, and ``\u0430na`` (a Cyrillic
+``a``) is nobody's but hers. Records made before look-alikes folded alike are under the name
+case-folded only (:func:`numbridge.names.case_fold`): that differs for ASCII names with
+``m``, ``0`` or ``1`` (``sam`` folds to ``sarn``). They are looked for there first, and
+:meth:`Accounts.rekey` moves them (``numbridge serve`` at its start, ``numbridge account
+rekey`` for a DynamoDB table). The records are also in
 the index under one partition (``ACCOUNTS``), so that ``numbridge account list``
 reads them on every adapter (an account changes seldom: the partition is cold).
 """
@@ -21,14 +27,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 
-from numbridge.names import fold_name
+from numbridge.names import case_fold, fold_name
 from numbridge.store import keys
 from numbridge.store.port import (
     Absent,
     ConflictError,
+    Delete,
     Item,
     KeyRange,
     ListingStore,
+    Put,
     Store,
     unchanged,
 )
@@ -90,9 +98,27 @@ class Accounts:
     def key(name: str) -> tuple[str, str]:
         return keys.account(fold_name(name)), keys.ACCOUNT
 
+    @staticmethod
+    def earlier_key(name: str) -> tuple[str, str] | None:
+        """Where a record of ``name`` made before look-alikes folded alike may be, if
+        that is not :meth:`key`: the ASCII name case-folded (``NAME#sam``)."""
+        folded = case_fold(name)
+        if folded.isascii() and folded != fold_name(name):
+            return keys.account(folded), keys.ACCOUNT
+        return None
+
+    def _item(self, name: str) -> Item | None:
+        # The earlier key first: a record left there by rekey (its new key was another
+        # name's, both from before) is this name's, the other record is not.
+        if (earlier := self.earlier_key(name)) is not None and (
+                item := self.store.get(*earlier)) is not None:
+            return item
+        return self.store.get(*self.key(name))
+
     def get(self, name: str) -> Account | None:
-        """The record of ``name`` in any case, or None."""
-        item = self.store.get(*self.key(name))
+        """The record of ``name`` in any case, or of its look-alike's, or None: the
+        caller compares the record's name (:func:`numbridge.names.same_player`)."""
+        item = self._item(name)
         return None if item is None else Account.of(item)
 
     def add(self, account: Account) -> bool:
@@ -140,12 +166,14 @@ class Accounts:
         """Apply ``change`` to the stored record (read, then written only if unchanged);
         :class:`NoSuchAccount` if there is none. The record as written."""
         for _ in range(ATTEMPTS):
-            item = self.store.get(*self.key(name))
+            item = self._item(name)
             if item is None:
                 raise NoSuchAccount(f"no player {name!r}")
             new = change(Account.of(item))
-            try:
-                self.store.put(new.item(), unchanged(item))
+            try:  # where it was found: a record from before moves with rekey only
+                self.store.put({**new.item(), "pk": item["pk"],
+                                "gsi1sk": item.get("gsi1sk", fold_name(new.name))},
+                               unchanged(item))
             except ConflictError:
                 continue
             return new
@@ -195,20 +223,50 @@ class Accounts:
 
     def all(self) -> Iterator[Account]:
         """Every record, in folded-name order."""
+        return (Account.of(item) for item in self._items())
+
+    def _items(self) -> Iterator[Item]:
         after: str | None = None
         while True:
             page = self.store.query(keys.ACCOUNTS, index=True, after=after)
-            yield from (Account.of(item) for item in page.items)
+            yield from page.items
             if page.next is None:
                 return
             after = page.next
+
+    def rekey(self) -> tuple[list[str], list[str]]:
+        """Move each record kept under its earlier key (:meth:`earlier_key`) to its key,
+        in one transaction each (the record as read, else it is left for next time).
+        A record whose key is already another's stays, and is still found first
+        (:meth:`get`). The names moved, and the names left where they were."""
+        moved: list[str] = []
+        left: list[str] = []
+        for listed in list(self._items()):
+            name = str(listed["name"])
+            pk, sk = self.key(name)
+            if listed["pk"] == pk:
+                continue
+            # Read again: the index may lag behind the record, and the delete's condition
+            # must hold the record as it is.
+            item = self.store.get(str(listed["pk"]), sk)
+            if item is None:
+                continue
+            try:
+                self.store.transact([Put(Account.of(item).item(), Absent()),
+                                     Delete(str(item["pk"]), sk, unchanged(item))])
+            except ConflictError:
+                left.append(name)
+                continue
+            moved.append(name)
+        return moved, left
 
     def earlier_player(self, name: str) -> str | None:
         """The spelling of a player who has data in the store (games, ratings) and no
         record yet — a club from before records — if ``name`` is theirs; else None.
         Every spelling is found (``ANA`` finds ``Ana``) on a store that lists its
         partitions (both adapters; on DynamoDB that is a Scan, so only the local
-        server's sign-in asks, for a name it has no record of)."""
+        server's sign-in asks, for a name it has no record of). A look-alike's data
+        is found too (``\u0430na`` finds ``ana``): the caller tells the two apart."""
         if self.has_history(name):
             return name
         if not isinstance(self.store, ListingStore):
