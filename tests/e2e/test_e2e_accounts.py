@@ -16,10 +16,13 @@ from typing import Any
 
 import jwt
 import pytest
+from argon2 import PasswordHasher
 from e2e_server import LocalServer, ServerFailed
 from numbridge.auth import issue_token
 from numbridge.local.data.datadir import token_secret
 from numbridge.store import keys
+from numbridge.store.accounts import Account
+from numbridge.store.sqlite import SqliteStore
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
@@ -78,6 +81,57 @@ def test_sign_up_sign_in_and_the_host_commands(local_server: LocalServer) -> Non
 
     missing = numbridge("account", "revoke", "nobody", *server.store_args())
     assert missing.returncode == 2 and "no player 'nobody'" in missing.stderr
+
+
+def test_a_greek_or_bulgarian_name_makes_its_account(local_server: LocalServer) -> None:
+    """Caught: "Γιώργος" and "Пламен" were answered 400 bad_name (ASCII names only)."""
+    server = local_server
+    status, made = server.sign_in("Γιώργος", PASSWORD)
+    assert status == 200, made
+    assert (made["player"], made["created"]) == ("Γιώργος", True)
+    assert handshake(server, made["token"]) == 101
+    status, again = server.sign_in("γιώργος", PASSWORD)  # one player in any case
+    assert status == 200 and (again["player"], again["created"]) == ("Γιώργος", False)
+    status, made = server.sign_in("Пламен", PASSWORD)
+    assert status == 200 and made["player"] == "Пламен"
+    listed = numbridge("account", "list", *server.store_args())
+    assert "Γιώργος" in listed.stdout and "Пламен" in listed.stdout, listed.stderr
+
+
+def test_a_taken_name_answers_name_taken(local_server: LocalServer) -> None:
+    """Caught: a look-alike of a taken name was refused as bad_name ("ana" with a
+    Cyrillic first letter) or made a second player ("sarn" beside "sam"), where it is
+    the taken name's; and a name too long is refused, not cut."""
+    server = local_server
+    assert server.sign_in("ana", PASSWORD)[0] == 200
+    assert server.sign_in("sam", PASSWORD)[0] == 200
+    for look_alike in ("\u0430na", "sarn", "S\u0430m"):
+        status, taken = server.sign_in(look_alike, "another long password 7")
+        assert (status, taken["code"]) == (409, "name_taken"), (look_alike, taken)
+    status, long = server.sign_in("a" * 40, PASSWORD)
+    assert (status, long["code"]) == (400, "bad_name")
+    listed = numbridge("account", "list", *server.store_args())
+    assert listed.stdout.startswith("2 accounts"), listed.stdout
+
+
+def test_a_record_of_an_earlier_version_signs_in_and_keeps_its_look_alikes_out(
+        tmp_path: Path) -> None:
+    """A data directory from before look-alikes folded alike: "Sam" under NAME#sam."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    store = SqliteStore(data / "numbridge.db", synchronous="NORMAL")
+    sam = Account(name="Sam", created_ms=1, password_hash=PasswordHasher().hash(PASSWORD))
+    store.put({**sam.item(), "pk": keys.account("sam"), "gsi1sk": "sam"})
+    store.close()
+    server = LocalServer(data, tmp_path)
+    server.start()
+    try:
+        status, signed = server.sign_in("SAM", PASSWORD)
+        assert status == 200 and (signed["player"], signed["created"]) == ("Sam", False)
+        status, taken = server.sign_in("sarn", PASSWORD)
+        assert (status, taken["code"]) == (409, "name_taken")
+    finally:
+        server.kill()
 
 
 def test_a_password_change_ends_the_earlier_tokens(local_server: LocalServer) -> None:

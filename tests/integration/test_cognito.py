@@ -359,6 +359,23 @@ def test_sign_up_refuses_a_players_name_in_any_case(world: World) -> None:
     assert world.svc.accounts.get("cy") is None  # the trigger only reads
 
 
+def test_sign_up_takes_the_clubs_scripts_and_refuses_look_alikes(world: World) -> None:
+    """The local sign-in's rule and codes at Cognito's sign-up. Caught: "Γιώργος" and
+    "Пламен" were refused, and "ana" spelt with a Cyrillic first letter was not taken."""
+    sign_up = function("signup")
+    for name in ("Γιώργος", "Пламен"):
+        assert sign_up(sign_up_event(name), LambdaContext())["userName"] == name
+    world.join("ana")
+    world.join("Γιώργος")
+    for name, code in (("\u0430na", "name_taken"), ("γιώργος", "name_taken"),
+                       ("ANA", "name_taken"), ("a" * 40, "bad_name"),
+                       ("\u0393i\u03ce\u03c1\u03b3\u03bf\u03c2", "name_taken"),  # a Latin i
+                       ("\u0396eus", "bad_name"),  # a Greek Z: of two scripts, like nobody's
+                       ("bot-x", "name_taken")):
+        with pytest.raises(ValueError, match=f"^{code}: "):
+            sign_up(sign_up_event(name), LambdaContext())
+
+
 def test_sign_up_refuses_a_player_from_before_records(world: World) -> None:
     """A player with games and no record yet (a club from before records)."""
     world.store.put({"pk": keys.player("dan"), "sk": keys.player_game("g-old")})

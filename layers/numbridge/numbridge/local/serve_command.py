@@ -153,20 +153,24 @@ def _generation(args: argparse.Namespace) -> int:
     """The player's token generation in the store, 0 if they have no record (or the
     data directory no database yet); a disabled player gets no token."""
     from numbridge.local.data.datadir import DATABASE_FILE, data_dir
+    from numbridge.names import check_player_name, same_player
     from numbridge.store.accounts import Accounts
 
+    name = check_player_name(args.name)  # in NFC, as the token will name it
     if (args.store or "sqlite") == "sqlite" and not args.table and not args.dynamodb_endpoint \
             and not (data_dir(args.data_dir) / DATABASE_FILE).exists():
         return 0
     store, where, close = open_named_store(args, must_exist=True)
     try:
-        account = Accounts(store).get(args.name)
+        account = Accounts(store).get(name)
     finally:
         close()
     if account is None:
         return 0
     if account.disabled:
         raise ValueError(f"{account.name} is disabled in {where} (numbridge account enable)")
-    if account.name != args.name:
+    if not same_player(account.name, name):
+        raise ValueError(f"the name {name!r} is taken: it looks the same as {account.name!r}")
+    if account.name != name:
         raise ValueError(f"the player is called {account.name!r}")
     return account.generation

@@ -4,9 +4,11 @@
 a password — an operator token's player, one from before records — gets one);
 ``revoke NAME`` (every token of the player stops working); ``disable NAME`` /
 ``enable NAME`` (a club's last resort: a disabled player can neither sign in nor
-connect). Each works while the server runs: the server reads the record at every
-sign-in and connect. Connections already open stay until their token expires or they
-close.
+connect); ``rekey`` (records from before look-alike names folded alike, moved under
+their new keys). NAME is held to the names' rule (:mod:`numbridge.names`) and names
+the player in any case, never a look-alike's record. Each works while the server
+runs: the server reads the record at every sign-in and connect. Connections already
+open stay until their token expires or they close.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ def register(subparsers: Any) -> None:
         command.add_argument("name", metavar="NAME", help="the player (any case)")
         add_store_arguments(command)
         command.set_defaults(func=_change, change=name)
+    rekey = sub.add_parser(
+        "rekey", help="move records from before look-alike names folded alike under "
+        "their new keys (numbridge serve does it at its start; once for a DynamoDB table)")
+    add_store_arguments(rekey)
+    rekey.set_defaults(func=_rekey)
 
 
 def _refused(why: str) -> int:
@@ -83,15 +90,35 @@ def _how(account: Any) -> str:
     return "tokens only"
 
 
+def _rekey(args: argparse.Namespace) -> int:
+    from numbridge.store.accounts import Accounts
+
+    try:
+        store, where, close = open_named_store(args, must_exist=True)
+    except StoreRefused as exc:
+        return _refused(str(exc))
+    try:
+        moved, left = Accounts(store).rekey()
+    finally:
+        close()
+    print(f"{len(moved)} records moved under their folded names in {where}")
+    for name in left:
+        print(f"left under its earlier key: {name} (a look-alike from before has its new "
+              "key; both still sign in)")
+    return 0
+
+
 def _reset(accounts: Any, name: str, password_hash: str) -> Any:
     """A new password for ``name``: its record's, or, for a player with games from before
     records, a record made with it (a sign-in never claims one: the host does)."""
+    from numbridge.names import same_player
     from numbridge.store.accounts import Account, NoSuchAccount
 
     try:
         return accounts.set_password(name, password_hash)
     except NoSuchAccount:
-        if (earlier := accounts.earlier_player(name)) is None:
+        earlier = accounts.earlier_player(name)
+        if earlier is None or not same_player(earlier, name):  # none, or a look-alike's
             raise
     made = Account(name=earlier, created_ms=time.time_ns() // 1_000_000, generation=1,
                    password_hash=password_hash)  # generation 1: earlier tokens end
@@ -100,13 +127,22 @@ def _reset(accounts: Any, name: str, password_hash: str) -> Any:
 
 def _change(args: argparse.Namespace) -> int:
     from numbridge.local.accounts.passwords import Passwords, new_password
+    from numbridge.names import BadName, check_player_name, same_player
     from numbridge.store.accounts import Accounts, NoSuchAccount
 
+    try:
+        args.name = check_player_name(args.name)
+    except BadName as exc:
+        return _refused(str(exc))
     try:
         store, where, close = open_named_store(args, must_exist=True)
     except StoreRefused as exc:
         return _refused(str(exc))
     accounts = Accounts(store)
+    found = accounts.get(args.name)
+    if found is not None and not same_player(found.name, args.name):
+        close()  # a look-alike's record: not the player the host named
+        return _refused(f"no player {args.name!r} in {where} ({found.name!r} looks the same)")
     password = new_password() if args.change == "reset" else None
     try:
         if password is not None:

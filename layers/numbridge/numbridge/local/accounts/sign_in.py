@@ -47,7 +47,7 @@ from numbridge.local.accounts.attempts import Attempts
 from numbridge.local.accounts.signing import Granted, SignInRefused, SignIns, checked_name
 from numbridge.local.apigateway.gateway_events import STAGE
 from numbridge.local.apigateway.origins import NO_PROXIES, TrustedProxies
-from numbridge.names import fold_name
+from numbridge.names import fold_name, may_be_a_look_alike
 
 PATH = f"/{STAGE}/token"
 PASSWORD_PATH = f"/{STAGE}/password"
@@ -206,8 +206,15 @@ class LocalSignIn:
         """``work`` on the pool, if the gate and both buckets allow it. The attempt is
         charged before the work and given back if it succeeds; a new account still
         costs its address. A name outside the rule is refused first: it tries no
-        password and tells nothing of anyone's account."""
-        bucket = fold_name(checked_name(name))
+        password and tells nothing of anyone's account — unless it is refused for its
+        scripts or forms alone (a Cyrillic letter in a Latin name): the work looks that
+        one up, under the limits, and answers ``name_taken`` if it is a player's look-alike."""
+        try:
+            bucket = fold_name(checked_name(name))
+        except SignInRefused:
+            if not may_be_a_look_alike(name):
+                raise
+            bucket = fold_name(name)
         address = client_address(request, self.proxies)
         if (busy := self.gate.refusal(bucket, address)) is not None:
             raise busy

@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 from numbridge.auth import DEFAULT_TTL_S, issue_token
 from numbridge.local.accounts.passwords import Passwords, WeakPassword, password_problem
-from numbridge.names import check_player_name, is_reserved
+from numbridge.names import check_player_name, is_reserved, may_be_a_look_alike, same_player
 from numbridge.store.accounts import Account, Accounts, PasswordAlreadySet
 from numbridge.store.port import ConflictError
 from numbridge.values import frozen
@@ -73,6 +73,13 @@ def checked_name(name: str) -> str:
         raise SignInRefused(400, "bad_name", str(exc)) from None
 
 
+def look_alike(name: str) -> SignInRefused:
+    # Before any password is checked: the name is nobody's to have, whatever is sent.
+    return SignInRefused(409, "name_taken", f"the name {name!r} looks the same as a "
+                         "player's (letters of another script, 0 for o, rn for m): choose "
+                         "another")
+
+
 def weak(problem: WeakPassword) -> SignInRefused:
     return SignInRefused(400, "weak_password", str(problem), reason=problem.reason)
 
@@ -98,17 +105,17 @@ class SignIns:
     def sign_in(self, name: str, password: str | None, *, may_claim: bool = False) -> Granted:
         """A token for ``name``, or :class:`SignInRefused`. ``password`` None: open sign-in;
         ``may_claim``: a password sent for a record without one sets it (open sign-in)."""
-        name = checked_name(name)
+        name = self._name(name)
         if password is None:
             return self._by_name(name)
         problem = password_problem(password, name)
-        account = self.accounts.get(name)
+        account = self._record(name)
         if account is None and problem is None and self._free(name):
             made = Account(name=name, created_ms=self._clock_ms(),
                            password_hash=self.passwords.hash(password, name))
             if self.accounts.add(made):
                 return Granted(self._token(made), name, True, False)
-            account = self.accounts.get(name)  # made meanwhile: a sign-in to that one
+            account = self._record(name)  # made meanwhile: a sign-in to that one
         if (may_claim and problem is None and account is not None and account.sub is None
                 and account.password_hash is None and not account.disabled):
             try:
@@ -140,16 +147,42 @@ class SignIns:
             with contextlib.suppress(ConflictError):
                 self.accounts.rehash(account.name, stored, self.passwords.hash_again(password))
 
+    def _name(self, name: str) -> str:
+        """``name`` held to the rule; one refused only for its scripts or forms that folds
+        to a player's name is that name, taken (``name_taken``), not merely a bad one."""
+        try:
+            return checked_name(name)
+        except SignInRefused:
+            if may_be_a_look_alike(name) and self.accounts.get(name) is not None:
+                raise look_alike(name) from None
+            raise
+
+    def _record(self, name: str) -> Account | None:
+        """The record of ``name``; ``name_taken`` if it is a look-alike's (``\u0430na``,
+        a Cyrillic ``a`` first, when ``ana`` has one)."""
+        account = self.accounts.get(name)
+        if account is not None and not same_player(account.name, name):
+            raise look_alike(name)
+        return account
+
+    def _earlier(self, name: str) -> str | None:
+        """The spelling of a player from before records who is ``name``; ``name_taken``
+        if such a player is only a look-alike of it."""
+        earlier = self.accounts.earlier_player(name)
+        if earlier is not None and not same_player(earlier, name):
+            raise look_alike(name)
+        return earlier
+
     def _free(self, name: str) -> bool:
         """Whether nobody has ``name`` (no record, checked by the caller; no games from
         before records under any spelling)."""
-        return self.accounts.earlier_player(name) is None
+        return self._earlier(name) is None
 
     def _by_name(self, name: str) -> Granted:
         """Open sign-in: the record of ``name`` (made without a password if it has none)."""
-        account = self.accounts.get(name)
+        account = self._record(name)
         if account is None:
-            made = Account(name=self.accounts.earlier_player(name) or name,
+            made = Account(name=self._earlier(name) or name,
                            created_ms=self._clock_ms())
             if self.accounts.add(made):
                 return Granted(self._token(made), made.name, made.name == name, False)
@@ -163,10 +196,10 @@ class SignIns:
     def change_password(self, name: str, password: str, new_password: str) -> None:
         """Replace the password; every earlier token of the player stops working. A new
         password the server would not take is refused before the name is looked up."""
-        name = checked_name(name)
+        name = self._name(name)
         if (problem := password_problem(new_password, name)) is not None:
             raise weak(problem)
-        account = self.accounts.get(name)
+        account = self._record(name)
         stored = None if account is None or account.sub is not None else account.password_hash
         if not self.passwords.matches(stored, password):
             raise wrong_password()

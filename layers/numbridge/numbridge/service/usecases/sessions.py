@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from numbridge.auth import AuthUnavailable, Identity, InvalidToken, verify_identity
 from numbridge.caps import TooManyConnections
-from numbridge.cognito import check_cognito_name
+from numbridge.cognito import InvalidCognitoToken, check_cognito_name
+from numbridge.names import RESERVED_PREFIXES, is_reserved, may_be_a_look_alike, same_player
 from numbridge.service.observability import count, logger
 from numbridge.service.usecases.presence import announce, away_later
 from numbridge.store.accounts import NotThisPoolUser
@@ -110,14 +111,28 @@ class NameTaken(ValueError):
 
 def check_sign_up(svc: Services, name: str) -> None:
     """Whether a pool user may sign up as ``name``: a player's name
-    (:class:`~numbridge.cognito.InvalidCognitoToken` otherwise, the club's ``bot-``
-    names included), and nobody's yet — no record of it after folding, and no games
-    from before records under that spelling (:class:`NameTaken`)."""
-    check_cognito_name(name)
-    if (account := svc.accounts.get(name)) is not None:
-        raise NameTaken(f"the name {name!r} is taken (by {account.name!r}); choose another")
-    if svc.accounts.has_history(name):
-        raise NameTaken(f"the name {name!r} is taken; choose another")
+    (:class:`~numbridge.cognito.InvalidCognitoToken` otherwise), and nobody's yet — not
+    the club's ``bot-`` names, no record of it or of a look-alike after folding, and no
+    games from before records under that spelling (:class:`NameTaken`). Each message
+    starts with the local sign-in's code, ``bad_name:`` or ``name_taken:`` (Cognito
+    shows it to the user)."""
+    if is_reserved(name):
+        raise NameTaken(f"name_taken: player names starting {'/'.join(RESERVED_PREFIXES)} "
+                        "are the club's own")
+    try:
+        player = check_cognito_name(name)
+    except InvalidCognitoToken as exc:
+        # A look-alike of a player's name (a Cyrillic letter in a Latin one) is taken.
+        if may_be_a_look_alike(name) and (holder := svc.accounts.get(name)) is not None:
+            raise NameTaken(f"name_taken: the name {name!r} looks the same as "
+                            f"{holder.name!r}'s; choose another") from None
+        raise InvalidCognitoToken(f"bad_name: {exc}") from None
+    if (account := svc.accounts.get(player)) is not None:
+        alike = "" if same_player(account.name, player) else ", whose name looks the same"
+        raise NameTaken(f"name_taken: the name {player!r} is taken (by {account.name!r}"
+                        f"{alike}); choose another")
+    if svc.accounts.has_history(player):
+        raise NameTaken(f"name_taken: the name {player!r} is taken; choose another")
 
 
 def _bind(svc: Services, connection_id: str, identity: Identity,
