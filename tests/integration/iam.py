@@ -268,7 +268,9 @@ def enforcing(calls: Calls) -> Iterator[None]:
         check(self, [(self._get_action(), secret_id)])
 
     def sqs(self: Any, resource: str = "*") -> None:
-        check(self, [(self._get_action(), resource)])
+        # SendMessageBatch is no IAM action: it needs sqs:SendMessage, as IAM wants.
+        action = self._get_action()
+        check(self, [("SendMessage" if action == "SendMessageBatch" else action, resource)])
 
     real_connect = ApiGatewayManagementApiResponse.connect_to_apigateway
 

@@ -24,7 +24,10 @@ from numbridge import rules, sam_template
 from numbridge.auth import issue_token, secret_source
 from numbridge.service import context as ctx
 from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
+from numbridge.service.aws.sqs_lobby import SqsLobbyFeed
 from numbridge.service.aws.sqs_timers import SqsTimers
+from numbridge.store import keys
+from numbridge.store.club import Ratings
 from numbridge.store.dynamodb import DynamoStore
 from players import choose, current, first_moves, start_game
 from testkit import moto_server
@@ -73,7 +76,8 @@ def make_stack() -> Stack:
         "TokenSecret": secret["ARN"],
         "SweepFailureQueue.Arn": f"arn:aws:sqs:{iam.REGION}:{iam.ACCOUNT}:sweep-failures",
     }
-    for logical_id, queue in (("TimerQueue", "timers"), ("BotQueue", "bots")):
+    for logical_id, queue in (("TimerQueue", "timers"), ("BotQueue", "bots"),
+                              ("LobbyQueue", "lobby")):
         arn = f"arn:aws:sqs:{iam.REGION}:{iam.ACCOUNT}:{queue}"
         names |= {f"{logical_id}.Arn": arn, f"{logical_id}.QueueName": queue}
     return Stack(admin, admin_iam, names)
@@ -104,6 +108,8 @@ def function_services(world: World, stack: Stack, function_id: str,
     user = stack.users[function_id] = iam.user_with(stack.iam_client, function_id, granted)
     timers, bots = SpySqs(user.client("sqs")), SpySqs(user.client("sqs"))
     timers.sent, bots.sent = world.sqs.sent, world.bot_sqs.sent
+    lobby = SpySqs(user.client("sqs"), world.clock)
+    lobby.sent = world.lobby_sqs.sent
     source = secret_source(stack.names["TokenSecret"], user.client("secretsmanager"))
     return dataclasses.replace(
         world.svc,
@@ -112,6 +118,7 @@ def function_services(world: World, stack: Stack, function_id: str,
                                       endpoint_url=MANAGEMENT_ENDPOINT), world.api),
         timers=SqsTimers(timers, world.svc.timers.queue_url),  # type: ignore[attr-defined]
         bots=SqsBotTurns(bots, world.svc.bots.queue_url, delay_ms=800),  # type: ignore[attr-defined]
+        lobby=SqsLobbyFeed(lobby, world.svc.lobby.queue_url),  # type: ignore[attr-defined]
         token_secret=source.get,
     )
 
@@ -174,6 +181,10 @@ def scenario(world: World) -> None:
     sign_up = harness.function("signup")
     assert sign_up(sign_up_event("newcomer"), harness.LambdaContext())["userName"] == "newcomer"
     ana, ben, cy = world.join("ana"), world.join("ben"), world.join("cy")
+    # lobby: a subscriber of the lobby (fanout posts to it; the online count first)
+    lobbyist = world.join("lou")
+    ok(lobbyist.ask("subscribe", topic="lobby"))
+    world.deliver_lobby()
     # signup: a player's name, in another case, is refused (the record read)
     with pytest.raises(ValueError, match="taken"):
         sign_up(sign_up_event("ANA"), harness.LambdaContext())
@@ -201,6 +212,33 @@ def scenario(world: World) -> None:
     ok(ben.ask("accept_rematch", game=game))
     [accepted] = [f for f in ana.frames if f["type"] == "rematch_accepted"]
     ok(ana.ask("resign", game=accepted["rematch"]))
+    # fanout: what the lobby heard so far, pushed
+    world.deliver_lobby()
+    assert any(f["type"] == "changes" for f in lobbyist.frames)
+    # deal: two seekers paired at once; two who are far apart wait, and the fanout
+    # pairs them when their window has widened (the game's timer armed)
+    ok(world.join("sid").ask("seek", room="blitz"))
+    ok(world.join("sal").ask("seek", room="blitz"))
+    world.store.transact([Ratings.put_write("ivy", "blitz", {"rating": 2400.0, "rd": 50.0,
+                                                             "volatility": 0.06},
+                                            games=40, expected_rv=None, provisional=False)])
+    ok(world.join("ivy").ask("seek", room="blitz"))
+    ok(world.join("jo").ask("seek", room="blitz"))
+    world.clock.advance(61_000)
+    world.deliver_lobby()
+    assert not world.svc.seeks.in_room("blitz", world.clock())
+    # fanout: a subscriber whose token expired is closed, not posted to
+    stale = world.join("lou")
+    ok(stale.ask("subscribe", topic="lobby"))
+    past = world.clock() // 1000 - 1
+    for pk, sk in [(f"CONN#{stale.id}", "CONN"), (f"PLAYER#lou", f"CONN#{stale.id}"),
+                   *[(s, f"SUB#{stale.id}") for s in keys.topic_shards("lobby")]]:
+        item = world.store.get(pk, sk)
+        if item is not None:
+            world.store.put({**item, "token_expires_at": past})
+    ok(ana.ask("propose", room="blitz"))
+    world.deliver_lobby()
+    closed(world, stale)
     # lobby: the archive, the leaderboard, the games in progress
     for ask in ({"action": "games"}, {"action": "record", "game": game},
                 {"action": "leaderboard", "variant": "blitz"}, {"action": "live"},
@@ -272,6 +310,8 @@ def scenario(world: World) -> None:
     closed(world, dead)
     dead = expired(world, "gus")
     hal.close()
+    world.clock.advance(5_000)  # fanout: hal's absence told, a few seconds later
+    world.deliver_lobby()
     closed(world, dead)
     dead = expired(world, "gus")
     world.join("hal")
