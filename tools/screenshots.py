@@ -66,9 +66,18 @@ def finished_early(server: LocalServer, seed: int, options: dict[str, Any]) -> M
 
 
 def open_game(page: Any, game: str) -> None:
-    row = page.locator(f"#games li.game-row[data-game='{game}'] button.open")
-    row.wait_for()
-    row.click()
+    """A game in play from the header's list of them; a finished one from My games, in
+    the club (put away while a game in play is shown)."""
+    page.wait_for_selector("#in-play button.in-play")
+    chip = page.locator(f"#in-play button.in-play[data-game='{game}']")
+    if chip.count():
+        chip.click()
+    else:
+        if page.locator("#to-club").is_visible():
+            page.click("#to-club")
+        row = page.locator(f"#games li.game-row[data-game='{game}'] button.open")
+        row.wait_for()
+        row.click()
     page.wait_for_selector(f"#game-title:has-text('{game}')")
     page.wait_for_selector("#board svg g.cell")
 
