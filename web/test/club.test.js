@@ -13,6 +13,12 @@ import {
 } from '../js/club-model.js';
 import { deepFreeze } from './helpers.js';
 
+// Frames a real server sent (tools/capture_club_frames.py): a first page, the changes
+// pushed while a proposal was made and accepted and a seek made and cancelled, and the
+// page a second subscription got afterwards; a challenge and its decline.
+const RECORDED = deepFreeze(JSON.parse(readFileSync(
+  join(dirname(fileURLToPath(import.meta.url)), 'club-frames.json'), 'utf8')));
+
 const proposal = (id, by = 'ana', room = 'bridge') => ({
   id, room, by, variant: 'bridge', blocks: 'regular', clues: 30, rated: true, colour: 'random', highlighting: true,
 });
@@ -137,6 +143,26 @@ test('a game\'s view the page holds is newer than its row: the turn, and a game 
   ]);
   const games = gamesInPlay(rows, views);
   assert.deepEqual(games.map((g) => [g.game, g.mine, g.opponent]), [['g-1', false, 'bob']]);
+});
+
+// Catches a client whose reading of the pushed frames differs from what the server
+// sends (a field named otherwise, a change kind missed): the first page with every
+// recorded change applied is the page the server gave a later subscriber.
+test('recorded: the first page with the pushed changes applied is the later page', () => {
+  const club = RECORDED.changes.reduce(applyChanges, fromPage(emptyClub(), RECORDED.first));
+  const later = fromPage(emptyClub(), RECORDED.last);
+  const kinds = RECORDED.changes.flatMap((frame) => frame.changes.map((c) => c.kind));
+  for (const kind of ['proposal_added', 'proposal_removed', 'seeks', 'live_added']) assert.ok(kinds.includes(kind), kind);
+  assert.deepEqual(club.proposals, later.proposals);
+  assert.deepEqual(club.live, later.live);
+  assert.deepEqual(club.seeks, later.seeks);
+  assert.equal(club.online, later.online);
+});
+
+test('recorded: a pushed challenge is kept, and its decline names it', () => {
+  const club = addChallenge(emptyClub(), RECORDED.challenge.proposal);
+  assert.deepEqual(club.challenges.map((p) => p.to), ['bob']);
+  assert.deepEqual(dropChallenge(club, RECORDED.declined.proposal).challenges, []);
 });
 
 test('the lobby is shown with no game, or beside a game over; a game in play takes the screen', () => {
