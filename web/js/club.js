@@ -11,11 +11,14 @@ import { t } from './i18n.js';
 import { forgetShown, openGame } from './shown-game.js';
 
 /** Whether the club is on screen: no game shown, or one shown that is over. A game asked
- * for whose view has not come yet counts as in play (no subscribe to take back at once). */
+ * for whose view has not come yet is judged by its row in My games (a replay opened
+ * there), else counted as in play: no subscription made only to be taken back. */
 export function clubOnScreen(app) {
   if (!app.ui.current) return true;
   const game = app.store.get(app.ui.current);
-  return Boolean(game && game.view) && lobbyShown(game.view);
+  if (game && game.view) return lobbyShown(game.view);
+  const row = app.lobby.summary(app.ui.current);
+  return Boolean(row) && lobbyShown(row);
 }
 
 /** Whether the club is seen: on screen in a page in view (a tab behind another, a phone
