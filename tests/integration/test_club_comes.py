@@ -267,3 +267,20 @@ def test_games_in_play_say_whose_move_and_until_when(world: World) -> None:
     assert ana.ask("resign", game=entry["game"])["type"] == "ack"
     [done] = ana.ask("games")["games"]
     assert "turn" not in done and "deadline_ms" not in done
+
+
+def test_a_lapsed_proposal_leaves_the_lobby_within_the_sweep(world: World) -> None:
+    """Catches: a proposal an hour old left on every subscriber's screen."""
+    watcher = subscribed(world, "wes")
+    ana = world.join("ana")
+    old = ana.ask("propose", room="blitz")["proposal"]["id"]
+    world.clock.advance(30 * 60_000)
+    young = ana.ask("propose", room="blitz")["proposal"]["id"]
+    world.deliver_lobby()
+    changes(watcher)
+    world.clock.advance(30 * 60_000)
+    assert world.sweep().get("lapsed") == 1
+    world.deliver_lobby()
+    assert changes(watcher) == [{"kind": "proposal_removed", "proposal": old,
+                                 "why": "lapsed"}]
+    assert [p["id"] for p in ana.ask("proposals")["proposals"]] == [young]

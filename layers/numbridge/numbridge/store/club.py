@@ -93,6 +93,20 @@ class Proposals:
         page = self.store.query(keys.room(room), index=True, limit=limit, after=after)
         return [json.loads(str(i["proposal"])) for i in page.items], page.next
 
+    def lapsed(self, rooms: list[str], now_ms: int) -> list[StoredProposal]:
+        """The listed proposals of these rooms that have lapsed (the index is in order of
+        creation: one query of each room reads only those)."""
+        high = keys.proposal_order(now_ms - PROPOSAL_TTL_MS, "\U0010ffff")
+        found: list[StoredProposal] = []
+        for room in rooms:
+            page = self.store.query(keys.room(room), KeyRange(high=high), index=True,
+                                    limit=100)
+            for item in page.items:
+                slot = item.get("slot")
+                found.append(StoredProposal(json.loads(str(item["proposal"])),
+                                            None if slot is None else int(slot)))
+        return found
+
     def remove_writes(self, stored: StoredProposal) -> list[Write]:
         """Delete a proposal that must still exist, and free its author's slot (unless a
         newer proposal took it over after this one lapsed)."""

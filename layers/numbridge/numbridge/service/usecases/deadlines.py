@@ -15,6 +15,7 @@ from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import MetricResolution, MetricUnit, count, logger, measure
 from numbridge.service.usecases import play
+from numbridge.store.port import ConflictError
 
 
 def on_timer_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
@@ -40,7 +41,28 @@ def on_sweep(svc: Services) -> dict[str, Any]:
     """The once-a-minute backstop: every game whose deadline has passed, each on its own."""
     due = svc.games.due(svc.rooms.ids, svc.clock())
     failed = sum(1 for game_id in due if not _advance_isolated(svc, game_id))
-    return {"advanced": len(due) - failed, **({"failed": failed} if failed else {})}
+    lapsed = lapse_proposals(svc)
+    return {"advanced": len(due) - failed, **({"failed": failed} if failed else {}),
+            **({"lapsed": lapsed} if lapsed else {})}
+
+
+def lapse_proposals(svc: Services) -> int:
+    """Take away the proposals that lapsed (an hour old) and tell the lobby: the lists
+    skip them already, the lobby's subscribers are told here, within a minute. A failure
+    is logged: the next sweep tries again."""
+    try:
+        gone = svc.proposals.lapsed(list(svc.rooms.ids), svc.clock())
+        for stored in gone:
+            try:
+                svc.store.transact(svc.proposals.remove_writes(stored))
+            except ConflictError:
+                continue  # accepted or withdrawn meanwhile: told by that request
+            svc.lobby.publish({"hints": [{"proposal_removed": stored.proposal["id"],
+                                          "why": "lapsed"}]})
+        return len(gone)
+    except Exception:
+        logger.exception("lapsed proposals not taken away")
+        return 0
 
 
 def _timer(record: Any) -> tuple[str, int] | None:
