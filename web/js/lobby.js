@@ -144,7 +144,8 @@ export class Lobby {
       case 'declined': {
         const sent = this.sent.find((p) => p.id === frame.proposal);
         this.sent = this.sent.filter((p) => p.id !== frame.proposal);
-        toast(t('challenge.declined', { name: sent ? sent.to : '?' }), 'info');
+        // Sent from another tab or device, it is not known here by name.
+        toast(sent ? t('challenge.declined', { name: sent.to }) : t('challenge.declined_unnamed'), 'info');
         this.renderChallenges();
         return true;
       }
