@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,3 +58,39 @@ def test_the_bot_command_needs_a_token_for_a_remote_server(tmp_path: Path) -> No
                                "--data-dir", str(tmp_path / "data")], capture_output=True,
                               text=True, timeout=60)
     assert reserved.returncode == 2 and "club's own" in reserved.stderr
+
+
+def test_the_bot_command_seeks_and_is_paired_with_a_seeker(
+    server: LocalServer, tmp_path: Path,
+) -> None:
+    """Catches: --seek ignored (the bot would wait for proposals that never come)."""
+    log = (tmp_path / "bot.log").open("wb")
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "numbridge", "bot", "--level", "easy", "--seek", "blitz",
+         "--url", server.ws_url, "--data-dir", str(server.data_dir), "--stop-after", "1",
+         "--poll", "0.2", "--name", "robot-seeker"],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        with server.player("ana") as ana:
+            paired = False
+            for _ in range(100):  # until the bot's seek and ana's meet
+                answer = ana.request("seek", room="blitz")
+                if answer["type"] == "ack":
+                    paired = True
+                    break
+                time.sleep(0.2)
+                cancelled = ana.request("cancel_seek", seek=answer["seek"]["id"])
+                if cancelled["type"] == "error":  # the bot's seek met ana's meanwhile
+                    paired = True
+                    break
+            assert paired, (tmp_path / "bot.log").read_text()
+            state = ana.expect(lambda f: f["type"] == "state", timeout=30)
+            players = {p["name"] for p in state["view"]["players"].values()}
+            assert players == {"ana", "robot-seeker"}
+            assert ana.request("resign", game=state["game"])["type"] == "ack"
+            assert bot.wait(60) == 0, (tmp_path / "bot.log").read_text()
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+        log.close()

@@ -20,6 +20,9 @@ def register(subparsers: Any) -> None:
     )
     bot.add_argument("--level", choices=("easy", "normal", "strong"), default="normal")
     bot.add_argument("--room", help="accept only proposals in this room")
+    bot.add_argument("--seek", metavar="ROOM",
+                     help="seek games in ROOM (quick pairing: paired with whoever else "
+                     "seeks there, ratings close) instead of accepting proposals")
     bot.add_argument("--games", type=int, default=1, help="games at once (1)")
     bot.add_argument("--url", default="ws://127.0.0.1:8080/",
                      help="the server's WebSocket URL (ws://127.0.0.1:8080/)")
@@ -92,7 +95,7 @@ def _bot(args: argparse.Namespace) -> int:
                         format="%(asctime)s numbridge-bot %(levelname)s %(message)s")
     options = BotOptions(url=args.url, token=token, name=name, level=args.level,
                          room=args.room, games=max(1, args.games),
-                         stop_after=args.stop_after, poll_s=args.poll)
+                         stop_after=args.stop_after, poll_s=args.poll, seek=args.seek)
     try:
         return asyncio.run(BotClient(options).run())
     except KeyboardInterrupt:

@@ -54,6 +54,8 @@ class BotOptions:
     games: int = 1  # open proposals accepted, up to this many games at once (0: none)
     stop_after: int | None = None  # games to finish before exiting; None: run on
     poll_s: float = 3.0
+    # Seek games in this room (quick pairing) instead of accepting open proposals.
+    seek: str | None = None
 
 
 class BotClient:
@@ -68,6 +70,8 @@ class BotClient:
         self._tasks: set[asyncio.Task[None]] = set()
         self._done = asyncio.Event()
         self.caught_up = asyncio.Event()  # set while a connection is open and caught up
+        # A seek of ours waits on this connection (it ends with the connection).
+        self.seeking = False
 
     # ------------------------------------------------------------ life
 
@@ -89,6 +93,7 @@ class BotClient:
                 log.warning("connection lost (%s); again in %.1f s", exc, backoff)
             finally:
                 self.caught_up.clear()
+                self.seeking = False
                 self._ws = None
                 self._fail_waiting()
             if not self._done.is_set():
@@ -182,6 +187,7 @@ class BotClient:
             if kind != "state" or frame.get("id") is not None:
                 return  # not a game of ours (or a finished one)
             game = self.games[game_id] = Game()
+            self.seeking = False  # a deal: our seek, if one waited, was paired
             log.info("playing %s", game_id)
         if kind == "state":
             game.take_state(frame)
@@ -304,12 +310,27 @@ class BotClient:
     async def _lobby(self) -> None:
         while not self._done.is_set():
             if len(self.games) < self.options.games and not self._enough_started():
-                await self._accept_one()
+                if self.options.seek is not None:
+                    await self._seek_one(self.options.seek)
+                else:
+                    await self._accept_one()
             await asyncio.sleep(self.options.poll_s)
 
     def _enough_started(self) -> bool:
         stop = self.options.stop_after
         return stop is not None and self.finished + len(self.games) >= stop
+
+    async def _seek_one(self, room: str) -> None:
+        """Seek a game in ``room`` unless a seek of ours waits already: paired at once
+        (``ack``) or later, the deal's ``state`` is pushed like any other."""
+        if self.seeking:
+            return
+        answer = await self.request("seek", room=room)
+        if answer.get("type") == "seek":
+            self.seeking = True
+            log.info("seeking in %s", room)
+        elif answer.get("type") != "ack":
+            log.warning("seek in %s refused: %s", room, answer.get("message"))
 
     async def _accept_one(self) -> None:
         fields = {"room": self.options.room} if self.options.room else {}
