@@ -21,7 +21,7 @@ SAM_CLI_VERSION := 1.170.0
 SAM_VENV := .venv-sam
 SAM_STAMP := $(SAM_VENV)/.installed-$(SAM_CLI_VERSION)
 
-.PHONY: setup serve test suite lint layer-check bench clean test-web test-js sam-build chromium test-iam checkov asyncapi-check
+.PHONY: setup serve test suite lint layer-check bench clean test-web test-js sam-build chromium test-iam checkov asyncapi-check upload-web
 
 # Python's bytecode cache stays on for make's commands even where the environment turns it
 # off (PYTHONDONTWRITEBYTECODE=1, as on the machines this was measured on): else every worker
@@ -129,6 +129,11 @@ sam-build: $(SAM_STAMP) $(STAMP)
 	export PATH="$$python313:$$PATH" SAM_CLI_TELEMETRY=0 && \
 	$(SAM_VENV)/bin/sam --version && $(SAM_VENV)/bin/sam build && \
 	$(BIN)/python tools/sam_build_check.py
+
+# The club's page (web/) into the stack's bucket behind CloudFront (HostClient, on by
+# default): `make upload-web STACK=numbridge` after each deploy that changed web/.
+upload-web: $(STAMP)
+	$(BIN)/python tools/upload_web.py --stack $(or $(STACK),numbridge) $(if $(REGION),--region $(REGION))
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

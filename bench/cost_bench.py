@@ -17,13 +17,15 @@ bench's own reads of the state (to choose a legal move) are not counted.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from bench.harness_env import use_integration_harness
@@ -39,6 +41,15 @@ PRICE = {
     "apigw_message": 1.00 / 1e6,
     "apigw_connection_minute": 0.25 / 1e6,
     "sqs_request": 0.40 / 1e6,
+    "logs_ingested_gb": 0.50,
+    # the fixed month
+    "alarm_metric_month": 0.10,
+    "dashboard_month": 3.00,
+    "custom_metric_month": 0.30,
+    "secret_month": 0.40,
+    # hosting the client: CloudFront (HTTPS requests, transfer out to the internet)
+    "cloudfront_request": 0.0100 / 10_000,
+    "cloudfront_gb": 0.085,
 }
 # How long a person takes per turn on average, to estimate connection minutes.
 THINK_S = {"bridge": 20.0, "blitz": 10.0, "domains": 15.0}
@@ -133,18 +144,48 @@ def meter_posts(meter: Meter) -> Any:
 
 
 class MeteredSqs:
-    def __init__(self, sqs: Any, meter: Meter) -> None:
-        self._sqs, self._meter = sqs, meter
+    def __init__(self, sqs: Any, meter: Meter,
+                 sent: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self._sqs, self._meter, self._sent = sqs, meter, sent
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sqs, name)
 
     def send_message(self, **kwargs: Any) -> Any:
+        if self._sent is not None:
+            self._sent(json.loads(kwargs["MessageBody"]))
         return self._meter.call("sqs send", self._sqs.send_message, **kwargs)
 
 
+def _index_key(item: Mapping[str, Any] | None) -> tuple[Any, Any] | None:
+    if not item or item.get("gsi1pk") is None or item.get("gsi1sk") is None:
+        return None
+    return item["gsi1pk"], item["gsi1sk"]
+
+
+def index_units(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> int:
+    """The write units gsi1 consumes for a table write that turns ``old`` into ``new``
+    (either None: no item). The index projects ALL attributes, so its entry is the whole
+    item: a changed key deletes the old entry and puts the new one; an unchanged key
+    rewrites the entry whenever the item changes. Index writes are standard writes, never
+    doubled by a transaction."""
+    from numbridge.store.port import item_bytes
+
+    def units(item: Mapping[str, Any]) -> int:
+        return max(1, math.ceil(item_bytes(item) / 1024))
+
+    old_key, new_key = _index_key(old), _index_key(new)
+    spent = 0
+    if old is not None and old_key is not None and old_key != new_key:
+        spent += units(old)
+    if new is not None and new_key is not None and new != old:
+        spent += units(new)
+    return spent
+
+
 class CountingStore:
-    """The DynamoDB adapter, with every request and its capacity counted."""
+    """The DynamoDB adapter, with every request and its capacity counted: the table's
+    and its index's (gsi1) write units apart."""
 
     def __init__(self, store: Any, counts: Counter[str], meter: Meter) -> None:
         self._store = store
@@ -157,6 +198,17 @@ class CountingStore:
     @staticmethod
     def _units(size: int, unit: int) -> int:
         return max(1, math.ceil(size / unit))
+
+    def _before(self, pk: str, sk: str) -> Any:
+        # What the item was, for its index entry: the bench's own look, not a request
+        # (its CPU is taken out of the handler's like the emulated services').
+        return self._meter.call(None, self._store.get, pk, sk)
+
+    def _index(self, old: Any, new: Any) -> None:
+        spent = index_units(old, new)
+        self.counts["index write units"] += spent
+        if spent and "STATE" in {str((old or {}).get("sk")), str((new or {}).get("sk"))}:
+            self.counts["_deadline index units"] += spent
 
     def get(self, pk: str, sk: str) -> Any:
         from numbridge.store.port import item_bytes
@@ -176,11 +228,13 @@ class CountingStore:
         return items
 
     def put(self, item: Mapping[str, Any], condition: Any = None) -> None:
-        from numbridge.store.port import item_bytes
+        from numbridge.store.port import clean, item_bytes
 
+        old = self._before(str(item["pk"]), str(item["sk"]))
         self._meter.call("dynamodb write", self._store.put, item, condition)
         self.counts["dynamodb requests"] += 1
         self.counts["write units"] += self._units(item_bytes(item), 1024)
+        self._index(old, clean(item))
 
     def delete(self, pk: str, sk: str, condition: Any = None) -> Any:
         from numbridge.store.port import item_bytes
@@ -188,16 +242,19 @@ class CountingStore:
         old = self._meter.call("dynamodb write", self._store.delete, pk, sk, condition)
         self.counts["dynamodb requests"] += 1
         self.counts["write units"] += self._units(item_bytes(old) if old else 0, 1024)
+        self._index(old, None)
         return old
 
     def transact(self, writes: Sequence[Any]) -> None:
-        from numbridge.store.port import Put, item_bytes
+        from numbridge.store.port import Put, clean, item_bytes
 
+        olds = [self._before(*write.key) for write in writes]
         self._meter.call("dynamodb transaction", self._store.transact, writes)
         self.counts["dynamodb requests"] += 1
-        for write in writes:
+        for write, old in zip(writes, olds, strict=True):
             size = item_bytes(write.item) if isinstance(write, Put) else 1024
             self.counts["write units"] += 2 * self._units(size, 1024)
+            self._index(old, clean(write.item) if isinstance(write, Put) else None)
 
     def query(self, pk: str, keys: Any = None, *, index: bool = False, **kwargs: Any) -> Any:
         from numbridge.store.port import item_bytes
@@ -217,140 +274,713 @@ def think_ms(rng: random.Random, mean_s: float, move_ms: int, clock_ms: int | No
     return round(min(wanted, *limits))
 
 
+# ---------------------------------------------------------------- logs
+
+# Lambda's own lines per invocation in its text log format: START, END and REPORT (about
+# 75, 50 and 200 bytes with a request id; REPORT longer after a cold start).
+PLATFORM_LOG_BYTES = 325
+# The stage's access log: one line per connect, frame and disconnect (template.yaml's
+# Format filled in with values as long as AWS's).
+ACCESS_LOG_SAMPLE = {
+    "$context.requestId": "QxBLyGs6oAMFqPw=", "$context.requestTimeEpoch": "1765000000000",
+    "$context.eventType": "MESSAGE", "$context.routeKey": "proposals", "$context.status": "200",
+    "$context.connectionId": "QxBLxfNYoAMCKcQ=", "$context.messageId": "QxBLyfNyoAMCKcQ=",
+    "$context.identity.sourceIp": "203.0.113.27", "$context.integrationLatency": "38",
+    "$context.integrationStatus": "200", "$context.error.message": "-",
+}
+
+
+def access_log_bytes() -> int:
+    from numbridge.sam_template import load_template
+
+    stage = next(r for r in load_template()["Resources"].values()
+                 if r["Type"] == "AWS::ApiGatewayV2::Stage")
+    line = stage["Properties"]["AccessLogSettings"]["Format"]
+    for variable, value in sorted(ACCESS_LOG_SAMPLE.items(), key=lambda kv: -len(kv[0])):
+        line = line.replace(variable, value)
+    return len(line.encode()) + 1
+
+
+class LogBytes:
+    """Stands in for stdout and the logger's stream while the handlers run: the bytes they
+    write during an invocation (their log lines and metric records, what CloudWatch Logs
+    ingests), counted and not printed."""
+
+    def __init__(self, counts: Counter[str]) -> None:
+        self.counts = counts
+        self.active = False
+
+    def write(self, text: str) -> int:
+        if self.active:
+            self.counts["log bytes"] += len(text.encode())
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------- a metered club
+
+
+class Club:
+    """The handlers on moto, every request counted and every invocation's time modelled;
+    what the handlers log counted as CloudWatch Logs would ingest it."""
+
+    def __init__(self, counts: Counter[str], durations: dict[str, list[float]]) -> None:
+        self.counts, self.durations = counts, durations
+        self.meter = Meter()
+        self.logs = LogBytes(counts)
+        self.traces: dict[str, list[tuple[int, int]]] = defaultdict(list)
+
+    def __enter__(self) -> Club:
+        import contextlib
+
+        import boto3
+        import harness
+        from harness import World, dynamodb_store
+        from moto import mock_aws
+        from numbridge.service.observability import logger
+        from numbridge.store.games import Games
+
+        self._stack = contextlib.ExitStack()
+        memory = memory_mb()
+        real_function = harness.function
+        counts, durations, meter, logs = self.counts, self.durations, self.meter, self.logs
+
+        def timed(name: str) -> Any:
+            handler = real_function(name)
+
+            def run(event: Any, context: Any) -> Any:
+                counts["lambda invocations"] += 1
+                counts[f"_invocations {name}"] += 1
+                counts["log bytes"] += PLATFORM_LOG_BYTES
+                meter.start()
+                logs.active = True
+                started = time.process_time()
+                try:
+                    return handler(event, context)
+                finally:
+                    logs.active = False
+                    billed = meter.billed_s(time.process_time() - started, memory[name])
+                    durations[name].append(billed)
+                    counts["lambda ms"] += billed * 1000
+
+            return run
+
+        harness.function = timed
+        self._stack.callback(setattr, harness, "function", real_function)
+        self._stack.callback(meter_posts(meter))
+        handler = logger.registered_handler
+        old_stream = handler.setStream(logs)  # type: ignore[attr-defined]
+        self._stack.callback(handler.setStream, old_stream)  # type: ignore[attr-defined]
+        self._stack.enter_context(contextlib.redirect_stdout(logs))  # type: ignore[type-var]
+        self._stack.enter_context(mock_aws())
+        world = World(dynamodb_store(boto3.client("dynamodb")), boto3.client("sqs"))
+        self._stack.callback(world.close)
+        # The bench's own look at the state (to choose a legal move) is not counted.
+        self.peek = Games(world.svc.store)
+        self.raw = world.svc.store
+        world.use_store(CountingStore(world.svc.store, counts, meter))
+
+        def timer_sent(body: dict[str, Any]) -> None:
+            counts["timer messages"] += 1
+            self.traces[body["game"]].append((world.clock.now, body["deadline_ms"]))
+
+        world.sqs.client = MeteredSqs(world.sqs.client, meter, timer_sent)
+        world.bot_sqs.client = MeteredSqs(world.bot_sqs.client, meter)
+        post = world.api.post_to_connection
+
+        def posting(**kwargs: Any) -> Any:
+            counts["posts"] += 1
+            counts["post messages"] += math.ceil(len(kwargs["Data"]) / 32768)
+            return meter.call(None, post, **kwargs)
+
+        world.api.post_to_connection = posting  # type: ignore[method-assign]
+        self.world = world
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def state(self, game: str) -> Any:
+        from numbridge import rules
+
+        row = self.peek.load(game)
+        assert row is not None
+        return rules.GameState.from_dict(row.state)
+
+    def wake_stale_timers(self, game: str, v_now: int | None = None) -> None:
+        """Every timer of ``game`` for a version before ``v_now`` (all, if None) handed to
+        the timeout function, one message an invocation: in AWS each timer a move sends
+        wakes the function at its deadline, finds the game moved on, and stops."""
+        import copy
+        import json
+
+        import harness
+        from harness import LambdaContext, load_event
+
+        template = load_event("timer-sqs")["Records"][0]
+        for sent in list(self.world.sqs.sent):
+            body = sent["body"]
+            if body["game"] != game or (v_now is not None and body["v"] >= v_now):
+                continue
+            self.world.sqs.sent.remove(sent)
+            record = copy.deepcopy(template)
+            record.update(messageId=f"w{body['v']}", body=json.dumps(body))
+            answer = harness.function("timeout")({"Records": [record]}, LambdaContext())
+            assert answer == {"batchItemFailures": []}, answer
+            self.counts["timer wake-ups"] += 1
+
+
 def play_games(variant_room: str, variant: str, counts: Counter[str],
-               durations: dict[str, list[float]], seed: int) -> int:
-    """Play ``GAMES`` games in one room; how many turns they took in all."""
-    import boto3
-    import harness
-    from harness import World, dynamodb_store
-    from moto import mock_aws
-    from numbridge import rules
-    from numbridge.store.games import Games
+               durations: dict[str, list[float]], seed: int) -> tuple[int, list[Any]]:
+    """Play ``GAMES`` games in one room; how many turns they took in all, and each game's
+    timers (sent at, deadline) with its end."""
     from players import choose, start_game
 
-    real_function = harness.function
-    meter = Meter()
-    memory = memory_mb()
-
-    def timed(name: str) -> Any:
-        handler = real_function(name)
-
-        def run(event: Any, context: Any) -> Any:
-            counts["lambda invocations"] += 1
-            meter.start()
-            started = time.process_time()
-            try:
-                return handler(event, context)
-            finally:
-                billed = meter.billed_s(time.process_time() - started, memory[name])
-                durations[name].append(billed)
-                counts["lambda ms"] += billed * 1000
-
-        return run
-
-    harness.function = timed
-    undo_posts = meter_posts(meter)
     turns = 0
-    try:
-        with mock_aws():
-            world = World(dynamodb_store(boto3.client("dynamodb")), boto3.client("sqs"))
-            # The bench's own look at the state (to choose a legal move) is not counted.
-            peek = Games(world.svc.store)
-            world.use_store(CountingStore(world.svc.store, counts, meter))
-            for spy in (world.sqs, world.bot_sqs):
-                spy.client = MeteredSqs(spy.client, meter)
-            post = world.api.post_to_connection
-            world.api.post_to_connection = (  # type: ignore[method-assign]
-                lambda **kwargs: meter.call(None, post, **kwargs))
-            # As the reference client, `numbridge bot` and the load bench connect.
-            ana, bob = world.join("ana", batch=True), world.join("bob", batch=True)
-            conns = {"ana": ana, "bob": bob}
-            rng = random.Random(seed)
-            thinking = random.Random(seed + 1)  # apart, so the moves chosen stay the same
+    chains: list[Any] = []
+    with Club(counts, durations) as club:
+        world = club.world
+        # As the reference client, `numbridge bot` and the load bench connect.
+        ana, bob = world.join("ana", batch=True), world.join("bob", batch=True)
+        conns = {"ana": ana, "bob": bob}
+        rng = random.Random(seed)
+        thinking = random.Random(seed + 1)  # apart, so the moves chosen stay the same
+        for _ in range(GAMES):
+            game = start_game(world, variant_room, ana, bob)
+            counts["client frames"] += 2
+            while (state := club.state(game)).status != "finished":
+                assert state.turn is not None
+                fields = choose(state, rng)
+                # The clock moves as a person thinks: the times the record keeps (time
+                # and instant of every move) are as varied as in a real game, and so
+                # as hard to compress. Within the move limit and the mover's clock.
+                side = state.blue if state.turn == "blue" else state.red
+                world.clock.advance(think_ms(thinking, THINK_S[variant],
+                                             state.options.move_ms, side.clock_ms))
+                action = fields.pop("action")
+                answer = conns[state.players[state.turn]].ask(action, game=game, **fields)
+                assert answer["type"] == "ack", answer
+                counts["client frames"] += 1
+                turns += 1
+                club.wake_stale_timers(game, club.state(game).v)
+            chains.append((list(club.traces[game]), world.clock.now))
+            club.wake_stale_timers(game)
+        counts["_state bytes"] += _state_bytes(club, game)
+    return turns, chains
 
-            def current(game: str) -> Any:
-                row = peek.load(game)
-                assert row is not None
-                return rules.GameState.from_dict(row.state)
 
-            for _ in range(GAMES):
-                game = start_game(world, variant_room, ana, bob)
-                counts["client frames"] += 2
-                while (state := current(game)).status != "finished":
-                    assert state.turn is not None
-                    fields = choose(state, rng)
-                    # The clock moves as a person thinks: the times the record keeps (time
-                    # and instant of every move) are as varied as in a real game, and so
-                    # as hard to compress. Within the move limit and the mover's clock.
-                    side = state.blue if state.turn == "blue" else state.red
-                    world.clock.advance(think_ms(thinking, THINK_S[variant],
-                                                 state.options.move_ms, side.clock_ms))
-                    action = fields.pop("action")
-                    answer = conns[state.players[state.turn]].ask(action, game=game, **fields)
-                    assert answer["type"] == "ack", answer
-                    counts["client frames"] += 1
-                    turns += 1
-            counts["posts"] += sum(len(f) for f in world.api.frames.values())
-            counts["timer messages"] += len(world.sqs.sent) + counts.get("_sent", 0)
-            world.close()
-    finally:
-        harness.function = real_function
-        undo_posts()
-    return turns
+def _state_bytes(club: Club, game: str) -> int:
+    from numbridge.store import keys
+    from numbridge.store.port import item_bytes
+
+    item = club.raw.get(keys.game(game), keys.STATE)
+    return item_bytes(item) if item else 0
+
+
+# ---------------------------------------------------------------- one timer chain a game
+
+MAX_DELAY_MS = 900_000  # SQS's longest DelaySeconds
+
+
+def chain(trace: Sequence[tuple[int, int]], end_ms: int) -> tuple[int, int]:
+    """(messages sent, wake-ups) if a game kept one timer in flight instead of sending one
+    a move: a move sends a timer only when none in flight wakes by its new deadline; a
+    timer that wakes before the deadline sends itself on to it (the chain). ``trace``:
+    (sent at, deadline) of each timer the game really sent."""
+    pending: list[int] = []
+    sends = wakeups = 0
+    deadline: int | None = None
+
+    def wake_until(t: int) -> None:
+        nonlocal sends, wakeups
+        while pending and min(pending) <= t:
+            woke = min(pending)
+            pending.remove(woke)
+            wakeups += 1
+            if deadline is not None and deadline > woke and not any(
+                    p <= deadline for p in pending):
+                pending.append(min(deadline, woke + MAX_DELAY_MS))
+                sends += 1
+
+    for sent_at, new_deadline in trace:
+        wake_until(sent_at)
+        deadline = new_deadline
+        if not any(p <= new_deadline for p in pending):
+            pending.append(min(new_deadline, sent_at + MAX_DELAY_MS))
+            sends += 1
+    deadline = None
+    wake_until(end_ms)
+    return sends, wakeups + len(pending)
+
+
+# ---------------------------------------------------------------- per game
+
+
+def gb_seconds(durations: Mapping[str, list[float]]) -> float:
+    memory = memory_mb()
+    return sum(sum(math.ceil(d * 1000) / 1000 for d in runs) * memory[name] / 1024
+               for name, runs in durations.items())
 
 
 def cost(counts: Counter[str], durations: Mapping[str, list[float]], games: int,
          minutes: float) -> dict[str, float]:
     """Dollars per 1,000 games, by term."""
     scale = 1000 / games
-    memory = memory_mb()
-    gb_s = sum(sum(math.ceil(d * 1000) / 1000 for d in runs) * memory[name] / 1024
-               for name, runs in durations.items())
+    log_bytes = counts["log bytes"] + counts["client frames"] * access_log_bytes()
     return {
         "DynamoDB writes": counts["write units"] * PRICE["dynamodb_write_unit"] * scale,
+        "DynamoDB index writes": (counts["index write units"] * PRICE["dynamodb_write_unit"]
+                                  * scale),
         "DynamoDB reads": counts["read units"] * PRICE["dynamodb_read_unit"] * scale,
         "Lambda requests": counts["lambda invocations"] * PRICE["lambda_request"] * scale,
-        "Lambda duration": gb_s * PRICE["lambda_gb_s_arm64"] * scale,
-        "API GW messages": (counts["client frames"] + counts["posts"] + 2)
+        "Lambda duration": gb_seconds(durations) * PRICE["lambda_gb_s_arm64"] * scale,
+        "API GW messages": (counts["client frames"] + counts["post messages"])
         * PRICE["apigw_message"] * scale,
         "API GW connection min": minutes * PRICE["apigw_connection_minute"] * 1000,
         # send, receive and delete per timer message (the event source mapping batches
         # receives; counted one each: an upper bound)
         "SQS": counts["timer messages"] * 3 * PRICE["sqs_request"] * scale,
+        "CloudWatch Logs": log_bytes / 1e9 * PRICE["logs_ingested_gb"] * scale,
     }
 
 
-def measure(variant_room: str, seed: int) -> tuple[dict[str, float], Counter[str], int]:
+def measure(variant_room: str, seed: int) -> tuple[dict[str, float], Counter[str], int,
+                                                   dict[str, list[float]], list[Any]]:
     counts: Counter[str] = Counter()
     durations: dict[str, list[float]] = defaultdict(list)
     variant = "blitz" if variant_room == "blitz" else variant_room
-    turns = play_games(variant_room, variant, counts, durations, seed)
+    turns, chains = play_games(variant_room, variant, counts, durations, seed)
     minutes_per_game = 2 * turns / GAMES * THINK_S[variant] / 60  # two players connected
-    return cost(counts, durations, GAMES, minutes_per_game), counts, turns
+    return (cost(counts, durations, GAMES, minutes_per_game), counts, turns, durations,
+            chains)
+
+
+def wake_cost(counts: Counter[str], durations: Mapping[str, list[float]]) -> float:
+    """What one stale timer's wake-up costs, as measured: the invocation, its time, its
+    read, the receive and delete, its log lines."""
+    wakes = counts["timer wake-ups"]
+    timeout_runs = durations.get("timeout", [])
+    if not wakes or not timeout_runs:
+        return 0.0
+    memory = memory_mb()["timeout"]
+    mean_s = sum(math.ceil(d * 1000) / 1000 for d in timeout_runs) / len(timeout_runs)
+    return (PRICE["lambda_request"] + mean_s * memory / 1024 * PRICE["lambda_gb_s_arm64"]
+            + 2 * PRICE["sqs_request"] + 1 * PRICE["dynamodb_read_unit"]
+            + (PLATFORM_LOG_BYTES + 300) / 1e9 * PRICE["logs_ingested_gb"])
+
+
+def send_cost() -> float:
+    """A timer's send: the request and the sender's wait for it (move function)."""
+    return (PRICE["sqs_request"] + ROUND_TRIP_MS["sqs send"] / 1000 * memory_mb()["move"]
+            / 1024 * PRICE["lambda_gb_s_arm64"])
+
+
+# ---------------------------------------------------------------- the fixed month
+
+MONTH_MIN = 30 * 24 * 60
+# An idle SQS event source mapping keeps about five pollers long-polling (20 s waits).
+IDLE_POLLERS, POLLS_A_MINUTE = 5, 3
+# Each function's containers are started again a few times a day even when busy (Lambda
+# recycles them); since August 2025 the init phase is billed as duration. Init time as
+# measured in docs/aws.md ("Cold starts"), at the function's memory.
+INITS_A_DAY, INIT_S = 12, 0.6
+
+
+def fixed_month(sweep_counts: Counter[str], sweep_durations: Mapping[str, list[float]]
+                ) -> dict[str, float]:
+    """What the stack costs a month before anyone plays, by term, from template.yaml."""
+    from numbridge.sam_template import load_template
+
+    resources = load_template()["Resources"]
+    always = {k: v for k, v in resources.items() if "Condition" not in v}
+    alarm_metrics = 0
+    for alarm in (v["Properties"] for v in always.values()
+                  if v["Type"] == "AWS::CloudWatch::Alarm"):
+        stats = [m for m in alarm.get("Metrics", []) if "MetricStat" in m]
+        alarm_metrics += len(stats) if stats else 1
+    dashboards = sum(1 for v in always.values() if v["Type"] == "AWS::CloudWatch::Dashboard")
+    functions = [k for k, v in always.items() if v["Type"] == "AWS::Serverless::Function"]
+    metrics = len(emitted_metric_names() - {"ColdStart"}) + len(functions)  # ColdStart each
+    mappings = sum(1 for v in always.values() if v["Type"] == "AWS::Serverless::Function"
+                   for e in v["Properties"].get("Events", {}).values() if e["Type"] == "SQS")
+    secrets = sum(1 for v in always.values() if v["Type"] == "AWS::SecretsManager::Secret")
+    sweeps = MONTH_MIN  # rate(1 minute)
+    memory = memory_mb()
+    return {
+        f"alarms ({alarm_metrics} metrics)": alarm_metrics * PRICE["alarm_metric_month"],
+        f"dashboard ({dashboards})": dashboards * PRICE["dashboard_month"],
+        f"custom metrics ({metrics})": metrics * PRICE["custom_metric_month"],
+        f"secret ({secrets})": secrets * PRICE["secret_month"],
+        f"idle queue polling ({mappings} queues)": (mappings * IDLE_POLLERS * POLLS_A_MINUTE
+                                                    * MONTH_MIN * PRICE["sqs_request"]),
+        "the sweep (a minute, empty club)": sweeps * (
+            PRICE["lambda_request"]
+            + gb_seconds(sweep_durations) / max(1, len(sweep_durations.get("timeout", [])))
+            * PRICE["lambda_gb_s_arm64"]
+            + sweep_counts["read units"] / max(1, sweep_counts["lambda invocations"])
+            * PRICE["dynamodb_read_unit"]
+            + (PLATFORM_LOG_BYTES + sweep_counts["log bytes"]
+               / max(1, sweep_counts["lambda invocations"])) / 1e9 * PRICE["logs_ingested_gb"]),
+        "billed init (estimate)": sum(INITS_A_DAY * 30 * INIT_S * memory[name] / 1024
+                                      for name in memory) * PRICE["lambda_gb_s_arm64"],
+    }
+
+
+def emitted_metric_names() -> set[str]:
+    """Every metric name the code emits (``count``/``measure`` calls, play's ``names``)."""
+    import ast
+    from pathlib import Path
+
+    import numbridge
+
+    names: set[str] = set()
+    for path in Path(numbridge.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in {"count", "measure"} and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                names.add(str(node.args[0].value))
+            if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+                    and [getattr(t, "id", None) for t in node.targets] == ["names"]):
+                names.update(str(v.value) for v in node.value.values
+                             if isinstance(v, ast.Constant))
+    return names
+
+
+def measure_sweep() -> tuple[Counter[str], dict[str, list[float]]]:
+    """The one-minute sweep of a club with no game in play, through the handler."""
+    import harness
+    from harness import LambdaContext, load_event
+
+    counts: Counter[str] = Counter()
+    durations: dict[str, list[float]] = defaultdict(list)
+    with Club(counts, durations):
+        counts.clear()
+        durations.clear()
+        for _ in range(5):
+            harness.function("timeout")(load_event("sweep"), LambdaContext())
+    return counts, durations
+
+
+# ---------------------------------------------------------------- a player-hour
+
+# The reference client's frames, recorded in Chromium by tests/web/test_session_frames.py:
+# as it is (the lobby pushed: docs/lobby-push.md), and as it was when it polled the lobby.
+SESSION_FIXTURES = {"push": Path(__file__).resolve().parent / "session_frames.json",
+                    "polling": Path(__file__).resolve().parent / "session_frames_polling.json"}
+# How an hour online is spent (assumed, not measured): the page in front, in the lobby, in a
+# game or watching one; or in a hidden tab (no polls: the client asks only while seen).
+SHARE = {"lobby": 0.30, "playing": 0.55, "watching": 0.10, "hidden": 0.05}
+SIGN_INS_AN_HOUR = 1.0  # an hour-long session
+RECONNECTS_AN_HOUR = 1.0  # API Gateway's 2-hour cut, networks, a laptop's lid
+WATCH_MINUTES = 10  # a watch, from watch to unwatch
+PROPOSING = 0.2  # of the players in the lobby, the share with a proposal up
+# Frames that belong to a game's own cost (counted per game by the games played above).
+GAME_ACTIONS = {"propose", "accept", "place", "take", "exchange", "swap", "resign",
+                "offer_draw", "accept_draw", "decline_draw", "abort"}
+POLLS = {"proposals", "live"}
+# The push client (docs/lobby-push.md): subscribed while the lobby is shown; changes
+# coalesced by the fan-out into one frame per subscriber per batch, a batch being what
+# the lobby queue's mapping gathers in its window (template.yaml's fan-out, read below).
+ALTERNATIVE_WINDOW_S = 5.0
+
+
+def push_window_s() -> float:
+    from numbridge.sam_template import load_template
+
+    events = load_template()["Resources"]["FanoutFunction"]["Properties"]["Events"]
+    [window] = [e["Properties"].get("MaximumBatchingWindowInSeconds", 0)
+                for e in events.values() if e["Type"] == "SQS"]
+    return max(1.0, float(window))  # below a second, batches are as the changes come
+
+SUBSCRIBER_ROW_BYTES = 150
+FANOUT_MEMORY_MB = 512
+# Keep-alive (docs/aws.md, "Idle connections"): a ping after 9 minutes without a frame
+# sent; the ping route is a MOCK integration (one message, no Lambda).
+PING_AFTER_MIN = 9
+
+
+def session_phases(client: str) -> dict[str, dict[str, Any]]:
+    phases: dict[str, dict[str, Any]] = json.loads(
+        SESSION_FIXTURES[client].read_text(encoding="utf-8"))["phases"]
+    return phases
+
+
+def per_minute(phase: Mapping[str, Any], keep: Callable[[str], bool]) -> Counter[str]:
+    minutes = phase["page_ms"] / 60_000
+    return Counter({a: n / minutes for a, n in
+                    Counter(f["action"] for f in phase["frames"] if keep(f["action"])).items()})
+
+
+def once(phase: Mapping[str, Any], keep: Callable[[str], bool]) -> Counter[str]:
+    return Counter(f["action"] for f in phase["frames"] if keep(f["action"]))
+
+
+def frames_an_hour(client: str, games_an_hour: float) -> Counter[str]:
+    """What one player's page sends in an hour online, from the recorded session: each
+    phase's frames, once per occurrence or per minute of its share of the hour."""
+    phases = session_phases(client)
+    polling = client == "polling"
+
+    def not_game(action: str) -> bool:
+        return action not in GAME_ACTIONS
+
+    hour: Counter[str] = Counter()
+
+    def add(counter: Counter[str], times: float) -> None:
+        for action, n in counter.items():
+            hour[action] += n * times
+
+    watches = SHARE["watching"] * 60 / WATCH_MINUTES
+    add(once(phases["sign_in"], not_game), SIGN_INS_AN_HOUR)
+    add(once(phases["reconnect"], not_game), RECONNECTS_AN_HOUR)
+    add(once(phases["deal"], not_game), games_an_hour)
+    add(once(phases["game_end"], not_game), games_an_hour)
+    add(once(phases["unwatch"], not_game), watches)
+    # the minutes recorded: what is sent on a timer (the polls, if any) per minute of each
+    # share; what is sent once (a watch, the lobby left for it) per occurrence
+    add(once(phases["watching_minute"], lambda a: a not in POLLS), watches)
+    add(per_minute(phases["lobby"], lambda a: a in POLLS), SHARE["lobby"] * 60)
+    add(per_minute(phases["game_minute"], lambda a: a in POLLS), SHARE["playing"] * 60)
+    add(per_minute(phases["watching_minute"], lambda a: a in POLLS), SHARE["watching"] * 60)
+    # A hidden page: the polling client stops asking; the push client unsubscribes (and
+    # subscribes afresh when it is seen again: once a session, counted as a sign-in's).
+    if not polling:
+        add(once(phases["sign_in"], lambda a: a == "subscribe"), SIGN_INS_AN_HOUR)
+        hour["unsubscribe"] += SIGN_INS_AN_HOUR
+    idle = SHARE["hidden"] * 60 + (0 if polling else SHARE["lobby"] * 60)
+    hour["ping"] += idle / PING_AFTER_MIN
+    return hour
+
+
+def club_actions(online: int) -> dict[str, dict[str, float]]:
+    """Each list and game-side action the client sends, through the handlers, in a club of
+    ``online`` players: the lobby's open proposals and the games being played as many as
+    the session model says (beyond a page of 50, a list costs no more: every list is
+    paged). Per frame: dollars by term."""
+    from numbridge.store import keys
+    from players import start_game
+
+    counts: Counter[str] = Counter()
+    durations: dict[str, list[float]] = defaultdict(list)
+    proposals = min(60, round(online * SHARE["lobby"] * PROPOSING))
+    playing = min(60, round(online * SHARE["playing"] / 2))
+    costs: dict[str, dict[str, float]] = {}
+    with Club(counts, durations) as club:
+        world = club.world
+        ana, bob, cy = (world.join(n, batch=True) for n in ("ana", "bob", "cy"))
+        game = start_game(world, "bridge", ana, bob)
+        finished = start_game(world, "blitz", ana, bob)
+        ana.ask("resign", game=finished)
+        # The games being played: the one dealt, and copies of its items under new ids.
+        items = [club.raw.get(keys.game(game), sk) for sk in (keys.STATE, keys.PLAYING)]
+        for n in range(playing - 1):
+            copy_id = f"{game[:-4]}{n:04d}"
+            for item in items:
+                assert item is not None
+                clone = {**item, "pk": keys.game(copy_id)}
+                if item["sk"] == keys.PLAYING:
+                    clone["gsi1sk"] = keys.playing_order(copy_id)
+                club.raw.put(clone)
+        proposers = [world.join(f"p{n}", batch=True) for n in range(math.ceil(proposals / 5))]
+        for n in range(proposals):
+            proposers[n // 5].ask("propose", room="bridge")
+        asks = {
+            "rooms": {}, "proposals": {}, "games": {}, "live": {}, "record": {"game": finished},
+            "sync": {"game": game, "v": 0}, "watch": {"game": game},
+            "subscribe": {"topic": "lobby"},
+        }
+        for action, fields in asks.items():
+            counts.clear()
+            durations.clear()
+            runs = 3
+            for _ in range(runs):
+                answer = cy.ask(action, **fields)
+                assert answer["type"] != "error", answer
+                if action in {"watch", "subscribe"}:
+                    undo = {"watch": "unwatch", "subscribe": "unsubscribe"}[action]
+                    assert cy.ask(undo, **fields)["type"] != "error"
+            if action in {"watch", "subscribe"}:  # and its undoing: each one frame's cost
+                runs *= 2
+            counts["client frames"] += runs
+            costs[action] = {k: v / runs for k, v in cost(counts, durations, 1000, 0).items()}
+    costs["unwatch"] = costs["watch"]
+    costs["unsubscribe"] = costs["subscribe"]
+    return costs
+
+
+def push_an_hour(online: int, window_s: float) -> dict[str, float]:
+    """The lobby's pushes to one subscriber for an hour subscribed, and its share of the
+    fan-out (docs/lobby-push.md's counts; the fan-out function is modelled, not run)."""
+    games_an_hour = SHARE["playing"] * 60 / BRIDGE_GAME_MIN
+    # Each game: its proposal added and taken, the game listed and unlisted; each session
+    # the online count moves twice.
+    changes_an_hour = games_an_hour / 2 * 4 + 2 * SIGN_INS_AN_HOUR
+    rate = online * changes_an_hour / 3600
+    batches = 3600 / window_s * (1 - math.exp(-rate * window_s))
+    subscribers = max(1.0, online * SHARE["lobby"])
+    shard_units = 16 * max(1, math.ceil(subscribers * SUBSCRIBER_ROW_BYTES / 16 / 4096))
+    fanout_s = (16 * ROUND_TRIP_MS["dynamodb read"]
+                + subscribers / 16 * ROUND_TRIP_MS["post"]) / 1000
+    per_batch = (PRICE["lambda_request"]
+                 + fanout_s * FANOUT_MEMORY_MB / 1024 * PRICE["lambda_gb_s_arm64"]
+                 + (shard_units + 1) * PRICE["dynamodb_read_unit"]
+                 + 2 * PRICE["sqs_request"]
+                 + (PLATFORM_LOG_BYTES + 300) / 1e9 * PRICE["logs_ingested_gb"])
+    return {
+        "API GW messages": batches * PRICE["apigw_message"],
+        "fan-out (Lambda, reads, SQS)": batches * per_batch / subscribers,
+        # the request that made a change pays a send: the club's changes, per player
+        "SQS": changes_an_hour * PRICE["sqs_request"],
+    }
+
+
+BRIDGE_GAME_MIN = 24.0  # replaced by the measured game length in main
+
+
+def ping_cost() -> dict[str, float]:
+    return {"API GW messages": PRICE["apigw_message"],
+            "CloudWatch Logs": access_log_bytes() / 1e9 * PRICE["logs_ingested_gb"]}
+
+
+def web_client_load() -> tuple[int, int]:
+    """(files, bytes) of the page a sign-in loads from CloudFront: web/, tests aside."""
+    root = Path(__file__).resolve().parents[1] / "web"
+    files = [p for p in root.rglob("*") if p.is_file() and "test" not in p.parts
+             and p.suffix in {".html", ".js", ".css", ".json", ".svg", ".png", ".webmanifest",
+                              ".ico", ".woff2"}]
+    return len(files), sum(p.stat().st_size for p in files)
+
+
+def player_hour(client: str, online: int, actions: Mapping[str, Mapping[str, float]],
+                bridge_game: Mapping[str, float], window_s: float) -> dict[str, float]:
+    """One player's hour online, by term (dollars)."""
+    games_an_hour = SHARE["playing"] * 60 / BRIDGE_GAME_MIN
+    terms: Counter[str] = Counter()
+    for action, n in frames_an_hour(client, games_an_hour).items():
+        per_frame = ping_cost() if action == "ping" else actions[action]
+        for term, dollars in per_frame.items():
+            terms[term] += n * dollars
+    # Half of each game a player plays (two players a game); its connection minutes are
+    # the hour's, counted once below.
+    for term, per_1000 in bridge_game.items():
+        if term != "API GW connection min":
+            terms[term] += games_an_hour / 2 * per_1000 / 1000
+    terms["API GW connection min"] += 60 * PRICE["apigw_connection_minute"]
+    if client == "push":
+        for term, dollars in push_an_hour(online, window_s).items():
+            terms[term] += SHARE["lobby"] * dollars
+    files, size = web_client_load()
+    terms["CloudFront (the page)"] += SIGN_INS_AN_HOUR * (
+        files * PRICE["cloudfront_request"] + size / 1e9 * PRICE["cloudfront_gb"])
+    return dict(terms)
+
+
+# ---------------------------------------------------------------- the report
+
+ONLINE = (100, 1_000, 10_000)
 
 
 def main() -> None:
-    use_integration_harness()
+    global BRIDGE_GAME_MIN
+    use_integration_harness(log_level="INFO")  # the stack's LogLevel
+    os.environ.pop("POWERTOOLS_METRICS_DISABLED", None)  # metric records are log bytes too
 
     print(f"cost per 1,000 games (USD, us-east-1 list prices), {GAMES} games per variant "
           "played through the handlers on DynamoDB (moto); Lambda time modelled (own CPU "
           "for the memory's vCPU share, plus round trips); "
           "clients asking for batched events; "
-          "players thinking as people do (the clock advanced between moves)")
+          "players thinking as people do (the clock advanced between moves); "
+          "every timer woken at its deadline; index writes and log bytes counted")
     rows: dict[str, dict[str, float]] = {}
     details = {}
     for room in ("bridge", "blitz", "domains"):
-        rows[room], counts, turns = measure(room, seed=7)
-        details[room] = (counts, turns)
+        rows[room], counts, turns, durations, chains = measure(room, seed=7)
+        details[room] = (counts, turns, durations, chains)
     terms = list(next(iter(rows.values())))
     print(f"{'term':<24}" + "".join(f"{room:>10}" for room in rows))
     for term in terms:
         print(f"{term:<24}" + "".join(f"{rows[r][term]:>10.3f}" for r in rows))
     print(f"{'total':<24}" + "".join(f"{sum(rows[r].values()):>10.3f}" for r in rows))
-    for room, (counts, turns) in details.items():
+    for room, (counts, turns, _, _) in details.items():
         per_turn = {k: v / turns for k, v in counts.items() if not k.startswith("_")}
         print(f"  {room}: {turns / GAMES:.0f} turns a game; per turn "
               + ", ".join(f"{k} {v:.1f}" for k, v in sorted(per_turn.items())))
+
+    print()
+    print("two layouts measured on the same games (USD per 1,000 games):")
+    for room, (counts, turns, durations, chains) in details.items():
+        sent = sum(len(trace) for trace, _ in chains)
+        chained = [chain(trace, end) for trace, end in chains]
+        c_sends, c_wakes = sum(s for s, _ in chained), sum(w for _, w in chained)
+        saved = ((sent - c_sends) * (send_cost() + 2 * PRICE["sqs_request"])
+                 + (counts["timer wake-ups"] - c_wakes) * wake_cost(counts, durations))
+        deadline = counts["_deadline index units"] * PRICE["dynamodb_write_unit"]
+        game_minutes = turns * THINK_S["blitz" if room == "blitz" else room] / 60
+        sweep_reads = game_minutes * math.ceil(counts["_state bytes"] / 4096) \
+            * PRICE["dynamodb_read_unit"]
+        print(f"  {room}: one timer chain a game instead of a timer a move: {c_sends} sends "
+              f"and {c_wakes} wake-ups instead of {sent} and {counts['timer wake-ups']}: "
+              f"-{saved * 1000 / GAMES:.3f}; the deadline out of the index (the sweep "
+              f"reading each game in play once a minute instead): "
+              f"-{deadline * 1000 / GAMES:.3f} +{sweep_reads * 1000 / GAMES:.3f}")
+
+    print()
+    sweep_counts, sweep_durations = measure_sweep()
+    month = fixed_month(sweep_counts, sweep_durations)
+    print("the fixed month, before anyone plays (USD):")
+    for term, dollars in month.items():
+        print(f"  {term:<40}{dollars:>8.2f}")
+    print(f"  {'total':<40}{sum(month.values()):>8.2f}")
+
+    print()
+    bridge_turns = details["bridge"][1]
+    BRIDGE_GAME_MIN = bridge_turns / GAMES * THINK_S["bridge"] / 60
+    window = push_window_s()
+    print(f"a player-hour (USD per 1,000 player-hours): frames recorded from the reference "
+          f"client in Chromium (polling: {SESSION_FIXTURES['polling'].name}, push: "
+          f"{SESSION_FIXTURES['push'].name}); the hour {SHARE}; "
+          f"{SHARE['playing'] * 60 / BRIDGE_GAME_MIN:.2f} Bridge games "
+          f"({BRIDGE_GAME_MIN:.0f} min each); polling as the client was, push as it is "
+          f"(docs/lobby-push.md: the lobby's changes in one frame per subscriber per batch "
+          f"of {window:.0f} s)")
+    hours: dict[tuple[str, int], dict[str, float]] = {}
+    alternative: dict[int, float] = {}
+    for online in ONLINE:
+        actions = club_actions(online)
+        for client in ("polling", "push"):
+            hours[client, online] = player_hour(client, online, actions, rows["bridge"],
+                                                window)
+        alternative[online] = sum(player_hour("push", online, actions, rows["bridge"],
+                                              ALTERNATIVE_WINDOW_S).values())
+    columns = [(c, n) for c in ("polling", "push") for n in ONLINE]
+    every = sorted({t for h in hours.values() for t in h}, key=lambda t: -sum(
+        h.get(t, 0) for h in hours.values()))
+    print(f"{'term':<30}" + "".join(f"{c[:4]} {n:>6,}".rjust(13) for c, n in columns))
+    for term in every:
+        print(f"{term:<30}" + "".join(f"{hours[col].get(term, 0) * 1000:>13.3f}"
+                                     for col in columns))
+    print(f"{'total':<30}" + "".join(f"{sum(hours[col].values()) * 1000:>13.3f}"
+                                   for col in columns))
+    for client in ("polling", "push"):
+        frames = frames_an_hour(client, SHARE["playing"] * 60 / BRIDGE_GAME_MIN)
+        print(f"  {client}: frames an hour " + ", ".join(
+            f"{a} {n:.1f}" for a, n in sorted(frames.items(), key=lambda kv: -kv[1])))
+    push = [sum(hours["push", n].values()) for n in ONLINE]
+    polling = sum(hours["polling", 1_000].values())
+    print(f"  push, most over least across 100-10,000 online: {max(push) / min(push):.2f}x; "
+          f"push over polling at 1,000 online: {push[1] / polling:.2f}")
+    other = list(alternative.values())
+    print(f"  push with batches of {ALTERNATIVE_WINDOW_S:.0f} s instead: "
+          + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in alternative.items())
+          + f"; most over least {max(other) / min(other):.2f}x")
+
+    print()
+    print(f"bridge per 1,000 games: ${sum(rows['bridge'].values()):.3f}")
+    for online, dollars in zip(ONLINE, push, strict=True):
+        print(f"player-hour at {online:,} online: ${dollars:.5f}")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,10 @@ API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction",
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
            "SignUpFunctionRole", "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
 # Created only as other parameters say.
-OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "TracingPolicy": "TracingEnabled"}
+OPTIONAL = {"AlarmSubscription": "AlarmEmailGiven", "TracingPolicy": "TracingEnabled",
+            **dict.fromkeys(("ClientBucket", "ClientBucketPolicy", "ClientOriginAccess",
+                             "ClientHeaders", "ClientDistribution"), "HostingWanted")}
+HOSTING_OUTPUTS = {"ClientUrl", "ClubLink", "ClientBucketName", "ClientDistributionId"}
 # Connect posts presence frames; a player gone is told by the fan-out, after a few
 # seconds for a reconnect (Disconnect only hands it the lobby queue's delayed check).
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction",
@@ -510,6 +513,9 @@ def test_cognito_resources_exist_only_when_enabled(raw: dict[str, Any]) -> None:
     assert set(conditional) == COGNITO | set(OPTIONAL)
     assert {k: conditional[k] for k in OPTIONAL} == OPTIONAL
     for output_id, output in raw["Outputs"].items():
+        if output_id in HOSTING_OUTPUTS:
+            assert output["Condition"] == "HostingWanted"
+            continue
         assert ("Condition" in output) == output_id.startswith("Cognito"), output_id
 
 
@@ -528,7 +534,8 @@ def test_the_app_client_is_public_and_uses_the_code_flow(raw: dict[str, Any]) ->
     assert client["GenerateSecret"] is False
     assert client["AllowedOAuthFlows"] == ["code"]
     assert "ALLOW_USER_PASSWORD_AUTH" in client["ExplicitAuthFlows"]
-    assert client["CallbackURLs"] == {"Ref": "CognitoCallbackUrls"}
+    # the hosted page, or the operator's own (test_the_stack_hosts_the_club_page_...)
+    assert client["CallbackURLs"]["Fn::If"][2] == {"Ref": "CognitoCallbackUrls"}
     assert client["IdTokenValidity"] <= 60 and client["TokenValidityUnits"]["IdToken"] == "minutes"
 
 
@@ -744,6 +751,57 @@ def test_the_table_cannot_be_deleted_by_accident(raw: dict[str, Any]) -> None:
     table = raw["Resources"]["GameTable"]
     assert table["Properties"]["DeletionProtectionEnabled"] is True
     assert table["DeletionPolicy"] == table["UpdateReplacePolicy"] == "Retain"
+
+
+def test_the_stack_hosts_the_club_page_privately_over_https(raw: dict[str, Any]) -> None:
+    """web/ in a bucket nobody reads but this distribution (origin access control, TLS
+    only), served over HTTPS with the local server's security headers, the page allowed
+    to connect only to this stack's WebSocket API and sign-in; its address is managed
+    login's callback."""
+    from numbridge.local.apigateway.static import CONTENT_SECURITY_POLICY
+
+    resources = raw["Resources"]
+    assert raw["Parameters"]["HostClient"]["Default"] == "true"
+    assert raw["Conditions"]["HostingWanted"] == {"Fn::Equals": [{"Ref": "HostClient"}, "true"]}
+    bucket = resources["ClientBucket"]["Properties"]
+    assert set(bucket["PublicAccessBlockConfiguration"].values()) == {True}
+    assert bucket["OwnershipControls"]["Rules"] == [{"ObjectOwnership": "BucketOwnerEnforced"}]
+    allow, deny = resources["ClientBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert allow["Principal"] == {"Service": "cloudfront.amazonaws.com"}
+    assert allow["Action"] == "s3:GetObject"
+    assert "${ClientDistribution}" in allow["Condition"]["StringEquals"]["AWS:SourceArn"]["Fn::Sub"]
+    assert (deny["Effect"], deny["Condition"]) == ("Deny", {"Bool": {"aws:SecureTransport": "false"}})
+    access = resources["ClientOriginAccess"]["Properties"]["OriginAccessControlConfig"]
+    assert (access["SigningBehavior"], access["SigningProtocol"]) == ("always", "sigv4")
+    config = resources["ClientDistribution"]["Properties"]["DistributionConfig"]
+    [origin] = config["Origins"]
+    assert origin["OriginAccessControlId"] == {"Fn::GetAtt": ["ClientOriginAccess", "Id"]}
+    behaviour = config["DefaultCacheBehavior"]
+    assert behaviour["ViewerProtocolPolicy"] == "redirect-to-https"
+    assert behaviour["ResponseHeadersPolicyId"] == {"Ref": "ClientHeaders"}
+    assert config["DefaultRootObject"] == "index.html"
+    security = resources["ClientHeaders"]["Properties"]["ResponseHeadersPolicyConfig"][
+        "SecurityHeadersConfig"]
+    csp, origins = security["ContentSecurityPolicy"]["ContentSecurityPolicy"]["Fn::Sub"]
+    directives = dict(d.strip().split(" ", 1) for d in csp.split(";"))
+    assert directives["connect-src"] == (
+        "'self' wss://${WebSocketApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"
+        "${CognitoOrigins}")
+    assert "CognitoOrigins" in origins
+    local = dict(d.strip().split(" ", 1) for d in CONTENT_SECURITY_POLICY.split(";"))
+    for name, value in local.items():
+        if name != "connect-src":  # the local page speaks to its own server, ws: or wss:
+            assert directives[name] == value, name
+    assert security["StrictTransportSecurity"]["AccessControlMaxAgeSec"] >= 31536000
+    assert security["FrameOptions"]["FrameOption"] == "DENY"
+    assert set(security) >= {"ContentTypeOptions", "ReferrerPolicy"}
+    client = resources["UserPoolClient"]["Properties"]
+    hosted = [{"Fn::Sub": "https://${ClientDistribution.DomainName}/"}]
+    for urls in (client["CallbackURLs"], client["LogoutURLs"]):
+        assert urls == {"Fn::If": ["HostingWanted", hosted, {"Ref": "CognitoCallbackUrls"}]}
+    assert raw["Outputs"]["ClientUrl"]["Value"] == hosted[0]
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "upload-web:" in make and "tools/upload_web.py" in make
 
 
 def test_the_account_wide_logging_role_is_not_this_stacks(raw: dict[str, Any]) -> None:
