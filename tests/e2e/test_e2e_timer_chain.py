@@ -1,0 +1,68 @@
+"""A game both players leave: its clocks end it, one timer after another.
+
+Each move nobody makes times out, and the timeout's commit arms the next timer: in AWS
+the timeout function sends it to the queue it is itself invoked from, a chain of as many
+hops as the game has turns. Lambda's recursive loop detection would stop such a chain
+after about 16 hops (and dead-letter the timer, paging the operator), which is why the
+timeout and bot functions set ``RecursiveLoop: Allow`` (template.yaml; docs/aws.md,
+"Timer chains"). Here the local runtime plays the whole chain of a silent Domains game:
+more than 60 hops, until a clock runs out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from e2e_server import LocalServer
+
+MOVE_MS = 400
+# Each timeout takes a move's time from the mover's clock: after their first moves (a game
+# whose first move is lost is aborted, RULES.md §7), 30 of them each, and the next of
+# turns of the one whose first move took longer is lost on time: 61 timers in a row.
+TIMEOUTS_EACH = 30
+SILENT_DOMAINS = f"""\
+rooms:
+  - id: silent
+    title: Silent
+    variants:
+      domains: {{size: 9, clues: {{min: 22, max: 34, default: 30}}, take_price: 1}}
+    move_ms: {MOVE_MS}
+    game_ms: {(TIMEOUTS_EACH + 1) * MOVE_MS}
+    highlighting: true
+    blocks: [regular]
+"""
+
+
+def test_a_silent_domains_game_ends_by_its_clocks_after_a_chain_of_61_timers(
+        tmp_path: Path) -> None:
+    rooms = tmp_path / "rooms.yaml"
+    rooms.write_text(SILENT_DOMAINS)
+    server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})
+    server.start()
+    try:
+        with server.player("ana") as ana, server.player("bob") as bob:
+            proposed = ana.request("propose", room="silent", colour="blue", rated=False)
+            assert bob.request("accept", proposal=proposed["proposal"]["id"])["type"] == "ack"
+            state = ana.expect(lambda f: f["type"] == "state", timeout=60)
+            game = state["game"]
+            # Each plays a first move at once (an exchange is legal with a full bag); then
+            # both fall silent.
+            assert ana.request("exchange", game=game)["type"] == "ack"
+            assert bob.request("exchange", game=game)["type"] == "ack"
+            timeouts: dict[object, dict[str, object]] = {}  # by version: looked at again
+
+            def over(frame: dict[str, object]) -> bool:
+                if frame.get("game") == game and frame.get("type") == "timeout":
+                    timeouts[frame.get("v")] = frame
+                return frame.get("game") == game and frame.get("type") == "finished"
+
+            finished = ana.expect(over, timeout=120)
+            # Nobody sent a frame after the first moves: every step was a timer's.
+            assert len(timeouts) >= 2 * TIMEOUTS_EACH, len(timeouts)
+            assert finished["result"]["by"] == "time", finished
+            # whoever's first move took longer (a few ms) runs out first
+            assert finished["result"]["winner"] in {"blue", "red"}, finished
+            final = ana.request("sync", game=game)
+            assert final["type"] == "state" and final["view"]["status"] == "finished"
+    finally:
+        server.kill()
