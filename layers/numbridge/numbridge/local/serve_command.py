@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 from numbridge.local.data.store_arguments import StoreRefused, add_store_arguments, open_named_store
@@ -150,8 +151,11 @@ def _secret_dir(args: argparse.Namespace) -> Any:
 
 
 def _generation(args: argparse.Namespace) -> int:
-    """The player's token generation in the store, 0 if they have no record (or the
-    data directory no database yet); a disabled player gets no token."""
+    """The player's token generation in the store (0 if the data directory has no
+    database yet); a disabled player gets no token. A player without a record gets one
+    now, without a password: the name is the token's owner's from the moment it is
+    minted, not from their first connect — a sign-up between the two would otherwise
+    take the name, and the token would then enter that account."""
     from numbridge.local.data.datadir import DATABASE_FILE, data_dir
     from numbridge.names import check_player_name, same_player
     from numbridge.store.accounts import Accounts
@@ -162,11 +166,12 @@ def _generation(args: argparse.Namespace) -> int:
         return 0
     store, where, close = open_named_store(args, must_exist=True)
     try:
-        account = Accounts(store).get(name)
+        accounts = Accounts(store)
+        account = accounts.get(name)
+        if account is None:  # neither the name's nor a look-alike's
+            account = accounts.ensure(name, int(time.time() * 1000))
     finally:
         close()
-    if account is None:
-        return 0
     if account.disabled:
         raise ValueError(f"{account.name} is disabled in {where} (numbridge account enable)")
     if not same_player(account.name, name):
