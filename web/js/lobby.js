@@ -277,7 +277,7 @@ export class Lobby {
   // ----------------------------------------------------------- quick pairing
 
   /** One choice per room and variant (a room of several variants: one for each), named
-   * as a player says it: "Bridge 45 sec", "Blitz 30 sec". */
+   * as a player says it: "Bridge · 45 sec", "Blitz · 30 sec". */
   quickChoices() {
     return this.rooms.flatMap((room) => {
       const variants = room.variants || [room.variant];
