@@ -26,6 +26,7 @@ from iam import (
     transformed,
 )
 from numbridge import sam_template as template_tables
+from numbridge.local.apigateway.routing import KEEPALIVE, select_route
 from numbridge.protocol.requests import REQUEST_KINDS
 
 _spec = importlib.util.spec_from_file_location("template_routes", ROOT / "tools" / "routes.py")
@@ -212,6 +213,8 @@ def test_every_route_reaches_a_function_api_gateway_may_invoke(cfn: dict[str, An
         join = route["Properties"]["Target"]["Fn::Join"]
         assert join[0] == "/" and join[1][0] == "integrations", route_id
         integration = integrations[join[1][1]["Ref"]]["Properties"]
+        if route["Properties"]["RouteKey"] == KEEPALIVE:
+            continue  # test_the_keep_alive_reaches_no_function
         assert integration["IntegrationType"] == "AWS_PROXY"
         (function_id,) = re.findall(r"\$\{(\w+)Aliaslive\}",
                                     integration["IntegrationUri"]["Fn::Sub"])
@@ -220,9 +223,30 @@ def test_every_route_reaches_a_function_api_gateway_may_invoke(cfn: dict[str, An
         assert source_arn.startswith(
             "arn:${AWS::Partition}:execute-api:${AWS::Region}:${AWS::AccountId}:${WebSocketApi}/"
         ), function_id
-    # one integration and one permission per API-invoked function, nothing spare
+    # one integration and one permission per API-invoked function, and the keep-alive's
     assert set(invokable) == API_FUNCTIONS
-    assert len(integrations) == len(invokable)
+    assert len(integrations) == len(invokable) + 1
+
+
+def test_the_keep_alive_reaches_no_function(raw: dict[str, Any]) -> None:
+    """API Gateway closes a connection idle for 10 minutes: a page with nothing to say
+    sends ``ping``, which API Gateway answers itself (MOCK, no route response): one
+    message billed, no invocation, nothing sent back; the local gateway drops it too."""
+    resources = raw["Resources"]
+    route = resources["PingRoute"]["Properties"]
+    assert route["RouteKey"] == KEEPALIVE == "ping"
+    assert "RouteResponseSelectionExpression" not in route
+    integration = resources[route["Target"]["Fn::Join"][1][1]["Ref"]]["Properties"]
+    assert integration["IntegrationType"] == "MOCK"
+    assert integration["RequestTemplates"] == {"$default": '{"statusCode": 200}'}
+    assert not [r for r in resources.values()
+                if r["Type"] in {"AWS::ApiGatewayV2::RouteResponse",
+                                 "AWS::ApiGatewayV2::IntegrationResponse"}]
+    assert KEEPALIVE not in template_tables.routes(TEMPLATE)  # no function behind it
+    assert select_route('{"action": "ping"}', template_tables.routes(TEMPLATE)) == KEEPALIVE
+    stage = resources["WebSocketStage"]
+    assert "PingRoute" in stage["DependsOn"]
+    assert KEEPALIVE in stage["Properties"]["RouteSettings"]
 
 
 def test_routes_are_the_declared_ones() -> None:

@@ -337,6 +337,8 @@ def routes(template_path: Path | str | None = None) -> dict[str, str]:
         integration_id = _integration_of(route_id, properties.get("Target"))
         if integration_id not in integrations:
             raise TemplateError(f"{route_id}: no integration {integration_id!r}")
+        if _properties(integrations[integration_id]).get("IntegrationType") == "MOCK":
+            continue  # answered by API Gateway itself (the keep-alive): no function
         function_id = _function_of(
             integration_id, _properties(integrations[integration_id]).get("IntegrationUri")
         )

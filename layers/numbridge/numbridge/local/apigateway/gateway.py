@@ -28,7 +28,7 @@ from numbridge.local.apigateway.gateway_events import (
     message_event,
     now_ms,
 )
-from numbridge.local.apigateway.routing import CONNECT, DISCONNECT, select_route
+from numbridge.local.apigateway.routing import CONNECT, DISCONNECT, KEEPALIVE, select_route
 from numbridge.local.apigateway.sockets import GOING_AWAY, Connection, ConnectionRegistry
 from numbridge.local.lambdas.functions import Function, Invoker
 from numbridge.values import frozen
@@ -229,6 +229,8 @@ class Gateway:
         route = select_route(body, self._routes)
         if route is None:
             await connection.socket.send_str(gateway_error("Forbidden", connection.id))
+            return
+        if route == KEEPALIVE:  # answered by nobody, as API Gateway's MOCK route
             return
         work.put_nowait((self._routes[route], message_event(connection.client, route, body)))
 

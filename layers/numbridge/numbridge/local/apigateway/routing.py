@@ -11,6 +11,10 @@ CONNECT = "$connect"
 DISCONNECT = "$disconnect"
 DEFAULT = "$default"
 SPECIAL = frozenset({CONNECT, DISCONNECT, DEFAULT})
+# The keep-alive: in AWS a route to a MOCK integration with no route response (template.yaml,
+# PingRoute): it keeps the connection from API Gateway's 10-minute idle cut, reaches no
+# function and is answered with nothing. The local gateway drops it the same way.
+KEEPALIVE = "ping"
 
 
 def select_route(body: str, routes: Container[str]) -> str | None:
@@ -22,6 +26,8 @@ def select_route(body: str, routes: Container[str]) -> str | None:
     one. API Gateway answers a frame that matches nothing with "Forbidden".
     """
     action = _action(body)
+    if action == KEEPALIVE:
+        return KEEPALIVE
     if action is not None and action not in SPECIAL and action in routes:
         return action
     return DEFAULT if DEFAULT in routes else None
