@@ -39,6 +39,8 @@ from numbridge.store.seeks import Seek, waiting
 
 # Pairings a seek tries (each lost to another seeker) before it waits.
 PAIR_ATTEMPTS = 4
+# Tries to store a seek while the player's other devices change theirs.
+STORE_ATTEMPTS = 3
 
 
 def _options(room: Room, rated: bool, variant: str | None) -> rules.GameOptions:
@@ -70,35 +72,67 @@ def seek(svc: Services, player: str, connection_id: str, request: req.Seek) -> O
               connection=connection_id, rating=_rating(svc, player, options.variant),
               rated=options.rated, created_ms=now, variant=request.variant)
     mine = svc.seeks.of_player(player)
-    board: rules.Board | None = None
-    tried: set[str] = set()
     # Committed here, not by ``settle``: a pairing lost to another seeker tries the next
-    # fit with the board already dealt, and after a few the seek waits (the fan-out tries
-    # again at once) — many seekers at once reach first for the same longest waiter.
-    for _ in range(PAIR_ATTEMPTS):
-        fits = [s for s in svc.seeks.in_room(room.id, now)
-                if s.player != player and s.id not in tried and bot_level(s.player) is None
-                and _same_game(s, me)]
-        match = best_match(_seeker(me), [_seeker(s) for s in fits], now)
-        if match is None:
-            break
-        other = next(s for s in fits if s.id == match.seek)
-        tried.add(other.id)
-        board = deal_board(svc, options) if board is None else board
+    # fit with the board already dealt, and after a few the seek waits — many seekers at
+    # once reach first for the same longest waiter.
+    for attempt in range(STORE_ATTEMPTS):
+        paired, mine = _pair_with_waiting(svc, me, mine, options, request.id)
+        if paired is not None:
+            return paired
         try:
-            paired = _paired(svc, [other], mine, other, me, options, request.id, board)
-            svc.store.transact(paired.writes)
-        except ConflictError:  # taken by another, or its connection gone
-            mine = svc.seeks.of_player(player)  # perhaps changed by another device
-            continue
-        return dataclasses.replace(paired, writes=[])
+            svc.store.transact(svc.seeks.put_writes(me, mine))
+            break
+        except ConflictError as exc:  # another device of the player sought meanwhile
+            if attempt + 1 == STORE_ATTEMPTS:
+                raise ProtocolError("conflict", "your seeking kept changing: retry") from exc
+            mine = svc.seeks.of_player(player)
+    touched = _rooms_touched(mine, room.id)
+    # Two seekers who came at the same instant each stored a seek without seeing the
+    # other: the later of them, reading again after its own commit, sees the earlier.
+    paired, _ = _pair_with_waiting(svc, me, None, options, request.id, stored=True)
+    if paired is not None:
+        return dataclasses.replace(paired, lobby=[*touched, *paired.lobby])
     count("SeeksWaiting")
+    # At once too: a seek that lost every race of a crowd meets the rest in the next batch.
     retries = [(at - now, {"retry": room.id}) for at in [now, *retry_times(now)]]
     return Outcome([answers.SeekAnswer(id=request.id, seek=answers.SeekShown(
                         id=me.id, room=me.room, rated=me.rated, created_ms=now,
                         variant=options.variant if request.variant else None)).frame()],
-                   writes=svc.seeks.put_writes(me, mine),
-                   lobby=_rooms_touched(mine, room.id), lobby_later=retries)
+                   lobby=touched, lobby_later=retries)
+
+
+def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
+                       options: rules.GameOptions, request_id: str,
+                       stored: bool = False) -> tuple[Outcome | None, Item | None]:
+    """Pair ``me`` with the best fit among the room's waiting seeks, committed; the
+    outcome (None: nobody fits, or every try lost a race) and the player's item as last
+    read. ``stored``: ``me`` waits already (its own item is ended with the other's)."""
+    board: rules.Board | None = None
+    tried: set[str] = set()
+    for _ in range(PAIR_ATTEMPTS):
+        now = svc.clock()
+        fits = [s for s in svc.seeks.in_room(me.room, now)
+                if s.player != me.player and s.id not in tried
+                and bot_level(s.player) is None and _same_game(s, me)]
+        match = best_match(_seeker(me), [_seeker(s) for s in fits], now)
+        if match is None:
+            return None, mine
+        other = next(s for s in fits if s.id == match.seek)
+        tried.add(other.id)
+        board = deal_board(svc, options) if board is None else board
+        try:
+            taken = [other, me] if stored else [other]
+            paired = _paired(svc, taken, mine, other, me, options, request_id, board)
+            svc.store.transact(paired.writes)
+        except ConflictError:  # taken by another, or its connection gone
+            current = svc.seeks.get(me.player) if stored else None
+            if stored and (current is None or current.id != me.id):
+                # Ours was taken meanwhile: paired by the other seeker (its state comes).
+                return Outcome([ack_frame(request_id)]), None
+            mine = None if stored else svc.seeks.of_player(me.player)  # another device?
+            continue
+        return dataclasses.replace(paired, writes=[]), mine
+    return None, mine
 
 
 def _rooms_touched(mine: Item | None, room_id: str) -> list[Frame]:
