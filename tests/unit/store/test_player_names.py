@@ -194,3 +194,28 @@ def test_two_look_alikes_from_before_both_keep_their_records(store: Store) -> No
     assert accounts.rekey() == ([], ["sam"])
     found = [accounts.get(n) for n in ("Sam", "sarn")]
     assert [a and a.name for a in found] == ["sam", "sarn"]
+
+
+def test_a_record_changed_while_rekey_moves_it_is_left_as_changed(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Caught: rekey deleted the record from before without its condition, so a revoke
+    between rekey's read and its move was lost — the record moved as read, with the
+    generation before the revoke, and the revoked tokens worked again."""
+    accounts = Accounts(store)
+    earlier_record(store, Account(name="Sam", created_ms=1, generation=3, password_hash="h"))
+    read = store.get
+
+    def read_then_revoked(pk: str, sk: str, *args: Any, **kwargs: Any) -> Any:
+        item = read(pk, sk, *args, **kwargs)
+        if pk == keys.account("sam") and item is not None and item["generation"] == 3:
+            store.put({**item, "generation": 4})  # a revoke, just after rekey read it
+        return item
+
+    monkeypatch.setattr(store, "get", read_then_revoked)
+    assert accounts.rekey() == ([], ["Sam"])  # left for next time, not moved as read
+    monkeypatch.undo()
+    found = accounts.get("sam")
+    assert found is not None and found.generation == 4
+    assert accounts.rekey() == (["Sam"], [])
+    moved = accounts.get("sam")
+    assert moved is not None and moved.generation == 4
