@@ -2,7 +2,7 @@
 
 | item | pk | sk | gsi1pk / gsi1sk |
 | --- | --- | --- | --- |
-| game state | ``GAME#g`` | ``STATE`` | ``DEADLINE#n`` / deadline (while a deadline runs) |
+| game state | ``GAME#g`` | ``STATE`` | (none: its ``deadline`` is a plain attribute) |
 | game event | ``GAME#g`` | ``EV#000000017`` | |
 | archive record | ``GAME#g`` | ``RECORD`` | |
 | rematch offer | ``GAME#g`` | ``REMATCH`` | |
@@ -27,12 +27,16 @@
 | request receipt | ``REQ#a`` | ``ID#request-id`` | |
 | a player's record (account) | ``NAME#folded name`` | ``ACCOUNT`` | ``ACCOUNTS`` / folded name |
 
-The deadline index is sharded by game (``DEADLINE#0`` … ``DEADLINE#15``): one
-partition key takes about 1,000 writes a second, and every move of every game
-in play moves its deadline.
+A game's deadline is in no index: it moves with every move, and an index keyed by it
+was written again at every move (the state's whole size, ALL attributes projected). The
+sweep finds the games being played by their room (``PLAYING#room``) and reads their
+states' deadlines (``store.games.Games.deadlines``). States stored before still carry
+``DEADLINE#n`` / deadline (``DEADLINE#0`` … ``DEADLINE#15``, sharded by game) until their
+next write; the sweep reads that deadline too.
 
-A topic's subscribers and the online count are sharded the same way (by
-connection, by player): every lobby shown and every connection moves them.
+A topic's subscribers and the online count are sharded by connection and by player
+(``n`` = crc32 % 16): one partition key takes about 1,000 writes a second, and every
+lobby shown and every connection moves them.
 
 A game's watchers sort last in its partition, right after ``STATE``: one query
 reads the game's version and its watchers (``WATCHERS_END``).
