@@ -1,18 +1,27 @@
-"""What a game costs in AWS, counted request by request in the integration harness.
+"""What the club costs in AWS, counted request by request in the integration harness.
 
 Whole games of each variant are played through the real Lambda handlers on
 the DynamoDB adapter (moto). Counted: every DynamoDB request and the capacity
 it consumes (read units per 4 KB, strongly consistent; index reads half; write
-units per 1 KB; transactions twice), every Lambda invocation and its duration
-(modelled from the handler's own CPU time and its round trips: see ``Meter``;
-billed per ms at the template's memory size, arm64), every
-API Gateway message (a client frame in, each post out; 32 KB units), every
-SQS request. Connection minutes are estimated from a typical game length.
-Prices are us-east-1 list prices (on-demand DynamoDB, standard SQS,
-WebSocket API). Prints the cost per 1,000 games by term and variant, and what
-a turn takes. The players connect with ``batch=1`` (one ``events`` frame per
-request), as the reference client, ``numbridge bot`` and the load bench do; the
-bench's own reads of the state (to choose a legal move) are not counted.
+units per 1 KB; transactions twice) and the index's own write units (gsi1
+projects every attribute: ``index_units``); every Lambda invocation and its
+duration (modelled from the handler's own CPU time and its round trips: see
+``Meter``; billed per ms at the template's memory size, arm64), every timer woken
+at its deadline (a stale one too: AWS wakes each); every API Gateway message (a
+client frame in, each post out per 32 KB); every SQS request; the bytes the
+handlers log (their lines and metric records, Lambda's own lines, the stage's
+access log). Connection minutes are estimated from a typical game length. The
+players connect with ``batch=1`` (one ``events`` frame per request), as the
+reference client, ``numbridge bot`` and the load bench do; the bench's own reads
+of the state (to choose a legal move) are not counted.
+
+Then the fixed month (what the stack costs before anyone plays, from
+template.yaml) and a player-hour at 100, 1,000 and 10,000 players online, from
+the frames the reference client sends over a session, recorded in Chromium by
+tests/web/test_session_frames.py (``session_frames.json``; the client as it was
+when it polled the lobby: ``session_frames_polling.json``). Prices are us-east-1
+list prices. The last lines are for scripts: the Bridge games' cost and the push
+client's player-hour. docs/cost.md says what each figure means.
 """
 
 from __future__ import annotations
