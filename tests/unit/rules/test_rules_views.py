@@ -18,6 +18,7 @@ from numbridge.rules import (
     OfferAdjourn,
     OfferDraw,
     Place,
+    RecordEntry,
     Resign,
     RulesError,
     Take,
@@ -215,7 +216,11 @@ def test_archive_record_only_for_finished_games() -> None:
         "discarded",
         "time_ms",
         "at_ms",
+        "hand",  # the mover's tiles before the turn: what the review weighs it against
     }
+    assert moves[0]["digit"] in moves[0]["hand"] and moves[2]["hand"] is None
+    old = {k: v for k, v in done.record[0].to_dict().items() if k != "hand"}
+    assert RecordEntry.from_dict(old).hand is None  # entries stored before hands were kept
     json.dumps(record)
 
 

@@ -66,6 +66,7 @@ def place(d: Draft, seat: Seat, action: Place, now_ms: int, rng: random.Random) 
             mistake=not correct,
             time_ms=used,
             at_ms=now_ms,
+            hand=tuple(before),
         )
     )
     end_turn(d, seat, now_ms, rng, before)
@@ -114,6 +115,7 @@ def take(d: Draft, seat: Seat, action: Take, now_ms: int, rng: random.Random) ->
             discarded=tuple(paid),
             time_ms=used,
             at_ms=now_ms,
+            hand=tuple(before),
         )
     )
     # RULES.md §4: after a take that cost 2 there is no refill until the end
@@ -131,7 +133,8 @@ def exchange(d: Draft, seat: Seat, action: Exchange, now_ms: int, rng: random.Ra
     d.emit(Exchanged(seat, len(returned)))
     d.note(
         RecordEntry(
-            seat=seat, action="exchange", discarded=tuple(returned), time_ms=used, at_ms=now_ms
+            seat=seat, action="exchange", discarded=tuple(returned), time_ms=used,
+            at_ms=now_ms, hand=tuple(before),
         )
     )
     end_turn(d, seat, now_ms, rng, before)

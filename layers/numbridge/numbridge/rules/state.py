@@ -89,6 +89,9 @@ class RecordEntry:
     discarded: tuple[int, ...] = ()
     time_ms: int = 0
     at_ms: int = 0
+    # The mover's tiles before a place, take or exchange: what the game's review
+    # weighs the turn against. None on other entries and in records kept before.
+    hand: tuple[int, ...] | None = None
 
     @property
     def is_turn(self) -> bool:
@@ -104,6 +107,7 @@ class RecordEntry:
             "discarded": list(self.discarded),
             "time_ms": self.time_ms,
             "at_ms": self.at_ms,
+            "hand": None if self.hand is None else list(self.hand),
         }
 
     @classmethod
@@ -120,6 +124,7 @@ class RecordEntry:
             discarded=tuple(int(t) for t in data["discarded"]),
             time_ms=int(data["time_ms"]),
             at_ms=int(data["at_ms"]),
+            hand=None if data.get("hand") is None else tuple(int(t) for t in data["hand"]),
         )
 
 
