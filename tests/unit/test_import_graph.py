@@ -16,8 +16,10 @@ PACKAGE = Path(__file__).resolve().parents[2] / "layers" / "numbridge" / "numbri
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"values", "names", "refreshing", "caps"}),
     frozenset({"rules", "cognito"}),
-    frozenset({"puzzles", "bot", "club", "auth"}),
-    frozenset({"protocol", "store", "sam_template"}),
+    frozenset({"bot", "club", "auth"}),
+    # the coach reads with the bot's deductions; the dealer grades its boards with it
+    frozenset({"coach"}),
+    frozenset({"puzzles", "protocol", "store", "sam_template"}),
     frozenset({"service"}),
     frozenset({"local"}),
     frozenset({"botcli", "clubfile"}),

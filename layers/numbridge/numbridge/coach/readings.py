@@ -1,0 +1,217 @@
+"""The readings ladder: how hard it is to prove a digit from what is known.
+
+What is known is a :class:`Position`: the digits shown on the board and the
+public mistakes (each says where a digit is *not*). Never the solution.
+
+The ladder, simplest first, each reading including those below it; a cell is
+proved by a reading when repeating that reading's deductions (and those below)
+until nothing changes leaves the cell one digit. People chain deductions in
+their heads without writing the digits down, so the fixpoint is what counts:
+
+- ``naked_single``: a cell whose row, column and block (and its mistakes) leave
+  one digit;
+- ``hidden_single``: a digit with one place left in a row, column or block;
+- ``locked_candidates``: a digit of one unit confined to where it meets another
+  leaves the rest of that other unit;
+- ``pairs``: two cells of a unit with the same two candidates keep those
+  digits out of the rest of the unit;
+- ``beyond``: every other digit of the cell, assumed, runs into a contradiction
+  by the readings above (one trial, no nesting);
+- ``guess``: none of these; the player picked among the digits they could not
+  rule out (search would be needed).
+
+The deductions are the bot's (:mod:`numbridge.bot.sudoku`), run with one more
+kind switched on per rung.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from numbridge.bot.grid import Grid, bit, grid_for, only_digit
+from numbridge.bot.sudoku import Techniques, candidates, deduce
+
+Reading = Literal[
+    "naked_single", "hidden_single", "locked_candidates", "pairs", "beyond", "guess"
+]
+Logic = Literal["naked_single", "hidden_single", "locked_candidates", "pairs"]
+Unit = Literal["row", "column", "block"]
+
+# The readings that prove by deduction alone, each with the deductions it may use.
+LOGIC: tuple[Logic, ...] = ("naked_single", "hidden_single", "locked_candidates", "pairs")
+READINGS: tuple[Reading, ...] = (*LOGIC, "beyond", "guess")
+_TECHNIQUES: dict[Logic, Techniques] = {
+    "naked_single": Techniques(hidden_singles=False, locked_candidates=False, naked_pairs=False),
+    "hidden_single": Techniques(locked_candidates=False, naked_pairs=False),
+    "locked_candidates": Techniques(naked_pairs=False),
+    "pairs": Techniques(),
+}
+_UNITS: tuple[Unit, ...] = ("row", "column", "block")
+
+
+class Contradiction(ValueError):
+    """What is known cannot all be true (a board or a mistake that contradicts the rest)."""
+
+
+@dataclass(frozen=True)
+class Proof:
+    """How a digit in a cell is known: the reading, and for a guess how many digits
+    were left; for a hidden single seen at once, the unit it was alone in."""
+
+    reading: Reading
+    candidates: int = 1
+    unit: Unit | None = None
+
+
+@dataclass
+class Position:
+    """What a player knows at one moment; each rung's deductions are made once, when
+    first asked for."""
+
+    blocks: str
+    digits: str  # the board as shown: a digit or '.' per cell
+    wrong: frozenset[tuple[int, int]] = frozenset()  # (cell index, digit) known wrong
+    _masks: dict[str, list[int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def grid(self) -> Grid:
+        return grid_for(self.blocks)
+
+    def masks(self, reading: Logic | None = None) -> list[int]:
+        """Each cell's candidates (bit d-1 for digit d) after the reading's deductions
+        (None: only what the board and the mistakes rule out directly)."""
+        key = reading or "shown"
+        found = self._masks.get(key)
+        if found is not None:
+            return found
+        if reading is None:
+            made = candidates(self.grid, self.digits, self.wrong)
+        else:
+            made = deduce(self.grid, self.masks(None), _TECHNIQUES[reading])
+        if made is None:
+            raise Contradiction(f"the board and its mistakes contradict each other ({key})")
+        self._masks[key] = made
+        return made
+
+    def empty(self) -> Iterable[int]:
+        return (i for i, ch in enumerate(self.digits) if ch == ".")
+
+    def logic(self, cell: int, digit: int) -> Logic | None:
+        """The simplest deductive reading that proves ``digit`` at ``cell``, if any."""
+        want = bit(digit)
+        for reading in LOGIC:
+            mask = self.masks(reading)[cell]
+            if mask == want:
+                return reading
+            if not mask & want:
+                return None  # ruled out: no rung above will prove it
+        return None
+
+    def prove(self, cell: int, digit: int) -> Proof:
+        """How ``digit`` at ``cell`` follows from what is known (the digit is taken to be
+        right: a correct placement)."""
+        reading = self.logic(cell, digit)
+        if reading == "hidden_single":
+            return Proof(reading, unit=self._alone_in(cell, digit))
+        if reading is not None:
+            return Proof(reading)
+        left = self.survivors(cell)
+        if left == [digit]:
+            return Proof("beyond")
+        return Proof("guess", candidates=max(len(left), 1))
+
+    def survivors(self, cell: int) -> list[int]:
+        """The digits of the cell that one trial each (assume it, deduce through pairs)
+        does not refute."""
+        grid = self.grid
+        base = self.masks("pairs")
+        out = []
+        m = base[cell]
+        while m:
+            b = m & -m
+            m ^= b
+            trial = list(base)
+            trial[cell] = b
+            if deduce(grid, trial, _TECHNIQUES["pairs"]) is not None:
+                out.append(only_digit(b))
+        return out
+
+    def provable(self, hand: Sequence[int]) -> tuple[int, int, Logic] | None:
+        """A placement of a tile in ``hand`` that a deductive reading proves now: the
+        simplest such (then the first cell), as (cell, digit, reading)."""
+        tiles = {d for d in hand if 1 <= d <= self.grid.size}
+        if not tiles:
+            return None
+        mine = sum(bit(d) for d in tiles)
+        known = self.masks("pairs")
+        found = [(i, only_digit(known[i])) for i in self.empty()
+                 if known[i] & mine and known[i] & (known[i] - 1) == 0]
+        best: tuple[int, int, Logic] | None = None
+        for cell, digit in found:
+            reading = self.logic(cell, digit)
+            if reading is None:
+                continue
+            if best is None or LOGIC.index(reading) < LOGIC.index(best[2]):
+                best = (cell, digit, reading)
+                if reading == LOGIC[0]:
+                    break
+        return best
+
+    def _alone_in(self, cell: int, digit: int) -> Unit | None:
+        """The first unit of the cell where, after the naked singles, the digit has no
+        other place (None: the cell fell out of the chain of hidden singles another way)."""
+        grid = self.grid
+        masks = self.masks("naked_single")
+        want = bit(digit)
+        n = grid.size
+        for k, unit in enumerate(grid.units):
+            if cell in unit and all(i == cell or not masks[i] & want for i in unit):
+                return _UNITS[k // n]
+        return None
+
+
+def grade(blocks: str, givens: str) -> Reading:
+    """The hardest reading the whole solution needs from the givens: the first rung whose
+    deductions fill every cell, ``beyond`` when one trial per cell on top of pairs,
+    repeated, does, else ``guess``."""
+    position = Position(blocks, givens)
+    for reading in LOGIC:
+        if all(m & (m - 1) == 0 for m in position.masks(reading)):
+            return reading
+    return "beyond" if _trials_solve(position) else "guess"
+
+
+def _trials_solve(position: Position) -> bool:
+    """Repeat: refute each candidate that a trial contradicts, deduce through pairs;
+    until every cell has one digit (True) or a round refutes nothing (False)."""
+    grid = position.grid
+    masks = list(position.masks("pairs"))
+    pairs = _TECHNIQUES["pairs"]
+    while True:
+        changed = False
+        for i, m in enumerate(masks):
+            if m & (m - 1) == 0:
+                continue
+            rest = m
+            while rest:
+                b = rest & -rest
+                rest ^= b
+                if not masks[i] & b or masks[i] == b:
+                    continue
+                trial = list(masks)
+                trial[i] = b
+                if deduce(grid, trial, pairs) is None:
+                    masks[i] &= ~b
+                    changed = True
+            if changed:
+                narrowed = deduce(grid, masks, pairs)
+                if narrowed is None:
+                    return False  # cannot happen for a board with a solution
+                masks = narrowed
+                break
+        if all(m & (m - 1) == 0 for m in masks):
+            return True
+        if not changed:
+            return False
