@@ -4,7 +4,8 @@ Two runs (``python -m bench seek``; ``--help``):
 
 - **pairing**: ``--players`` (200) bot players (the client of ``numbridge bot
   --seek``, the brain at ``easy``, each action after a think of ``--think`` s) seek
-  Blitz games, play each out and seek again, all at once for ``--seconds``. A
+  Blitz games, play each out and seek again, all at once for ``--seconds`` (they
+  arrive over ``--ramp`` s; 0: all seeking in one instant). A
   pairing's latency runs from the later of the two seeks being sent to both players
   holding the game's ``state`` (a seek that found its partner waiting is answered at
   once; two that came at the same instant meet in the fan-out's next batch).
@@ -38,6 +39,7 @@ from bench.load.server import Server
 from bench.measure import percentile
 
 Frame = dict[str, Any]
+CROWD_S = 5.0
 
 
 def _summary(name: str, samples: list[float]) -> str:
@@ -77,13 +79,20 @@ class Seeker(BotClient):
             self.seeks[game] = max(self.seeks.get(game, 0.0), self.last_seek)
 
 
-async def _pairing(server: Server, players: int, seconds: float, think_s: float) -> None:
+async def _pairing(server: Server, players: int, seconds: float, think_s: float,
+                   ramp_s: float) -> None:
     arrivals: dict[str, list[float]] = defaultdict(list)
     seeks: dict[str, float] = {}
     clients = [Seeker(BotOptions(url=server.url, token=server.token(f"s{n}"), name=f"s{n}",
                                  level="easy", games=1, poll_s=0.2, seek="blitz"),
                       think_s, arrivals, seeks) for n in range(players)]
-    runs = [asyncio.create_task(c.run()) for c in clients]
+    async def joining(client: Seeker, after_s: float) -> int:
+        await asyncio.sleep(after_s)
+        return await client.run()
+
+    opened = time.perf_counter()
+    # The players come over ``ramp_s`` (a club filling), or all in one instant (0).
+    runs = [asyncio.create_task(joining(c, random.uniform(0, ramp_s))) for c in clients]
     cpu = server.cpu_s()
     await asyncio.sleep(seconds)
     cpu = server.cpu_s() - cpu
@@ -94,10 +103,17 @@ async def _pairing(server: Server, players: int, seconds: float, think_s: float)
     await asyncio.gather(*runs, return_exceptions=True)
     paired = [(max(times) - seeks[game]) * 1000 for game, times in arrivals.items()
               if len(times) == 2]
+    # The players' arrival (each seeking at once) apart from the rest.
+    crowd = [(max(times) - seeks[game]) * 1000 for game, times in arrivals.items()
+             if len(times) == 2 and seeks[game] - opened < ramp_s + CROWD_S]
+    later = [(max(times) - seeks[game]) * 1000 for game, times in arrivals.items()
+             if len(times) == 2 and seeks[game] - opened >= ramp_s + CROWD_S]
     print(f"pairing: {players} players seeking Blitz games and playing them out at once "
-          f"(think {think_s:.1f} s an action), {seconds:.0f} s; server CPU "
-          f"{100 * cpu / seconds:.0f}%")
+          f"(think {think_s:.1f} s an action; arriving over {ramp_s:.0f} s), {seconds:.0f} s; "
+          f"server CPU {100 * cpu / seconds:.0f}%")
     print(_summary("seek → both players hold state (ms)", paired))
+    print(_summary(f"  while they arrive (first {ramp_s + CROWD_S:.0f} s)", crowd))
+    print(_summary("  after it", later))
     print(f"{'games dealt':42} {len(arrivals):6d}  (one player's state only: "
           f"{sum(1 for t in arrivals.values() if len(t) < 2)}, at the run's end)")
 
@@ -193,6 +209,8 @@ def _options(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--think", type=float, default=1.0, metavar="S")
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--ramp", type=float, default=10.0, metavar="S",
+                        help="the players arrive over S seconds (10; 0: all at once)")
     parser.add_argument("--subscribers", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--only", choices=("pairing", "lobby"))
@@ -213,7 +231,7 @@ def main(argv: Sequence[str] = ()) -> None:
             try:
                 if name == "pairing":
                     asyncio.run(_pairing(server, options.players, options.seconds,
-                                         options.think))
+                                         options.think, options.ramp))
                 else:
                     asyncio.run(_lobby(server, options.subscribers, options.rounds))
             finally:

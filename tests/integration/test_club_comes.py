@@ -284,3 +284,16 @@ def test_a_lapsed_proposal_leaves_the_lobby_within_the_sweep(world: World) -> No
     assert changes(watcher) == [{"kind": "proposal_removed", "proposal": old,
                                  "why": "lapsed"}]
     assert [p["id"] for p in ana.ask("proposals")["proposals"]] == [young]
+
+
+def test_a_subscriber_gone_without_disconnect_is_pruned_by_its_first_post(
+        world: World) -> None:
+    """Catches: a 410 from a vanished subscriber leaving its subscription (and seek) to be
+    posted to at every change."""
+    gone = subscribed(world, "wes")
+    assert gone.ask("seek", room="blitz")["type"] == "seek"
+    world.api.open.discard(gone.id)  # vanished: API Gateway answers 410
+    world.join("ana").ask("propose", room="blitz")
+    world.deliver_lobby()
+    assert world.svc.subscriptions.receivers("lobby", world.clock()) == []
+    assert world.svc.seeks.in_room("blitz", world.clock()) == []

@@ -52,14 +52,17 @@ def fits(a: Seeker, b: Seeker, now_ms: int) -> bool:
     return abs(a.rating - b.rating) <= window(longest)
 
 
-def best_match(me: Seeker, waiting: Iterable[Seeker], now_ms: int) -> Seeker | None:
-    """The waiting seeker ``me`` is paired with now: of those who fit, the closest
-    rating, then the longest wait, then the seek id (a stable order); None if nobody
-    fits."""
+def ranked(me: Seeker, waiting: Iterable[Seeker], now_ms: int) -> list[Seeker]:
+    """The waiting seekers ``me`` may be paired with now, best first: the closest rating,
+    then the longest wait, then the seek id (a stable order)."""
     fitting = [w for w in waiting if w.seek != me.seek and fits(me, w, now_ms)]
-    if not fitting:
-        return None
-    return min(fitting, key=lambda w: (abs(w.rating - me.rating), w.since_ms, w.seek))
+    return sorted(fitting, key=lambda w: (abs(w.rating - me.rating), w.since_ms, w.seek))
+
+
+def best_match(me: Seeker, waiting: Iterable[Seeker], now_ms: int) -> Seeker | None:
+    """The waiting seeker ``me`` is paired with now; None if nobody fits."""
+    found = ranked(me, waiting, now_ms)
+    return found[0] if found else None
 
 
 def pair_all(waiting: Sequence[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:

@@ -18,7 +18,7 @@ import uuid
 from itertools import groupby
 
 from numbridge import rules
-from numbridge.club.pairing import Seeker, best_match, pair_all, retry_times
+from numbridge.club.pairing import Seeker, pair_all, ranked, retry_times
 from numbridge.club.proposals import ProposalChoices, seat_players
 from numbridge.club.ratings import Rating
 from numbridge.club.rooms import Room
@@ -39,6 +39,8 @@ from numbridge.store.seeks import Seek, waiting
 
 # Pairings a seek tries (each lost to another seeker) before it waits.
 PAIR_ATTEMPTS = 4
+# After a race lost: of how many of the best fits the next try draws one.
+CROWD_SPREAD = 8
 # Tries to store a seek while the player's other devices change theirs.
 STORE_ATTEMPTS = 3
 
@@ -109,14 +111,17 @@ def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
     read. ``stored``: ``me`` waits already (its own item is ended with the other's)."""
     board: rules.Board | None = None
     tried: set[str] = set()
-    for _ in range(PAIR_ATTEMPTS):
+    for attempt in range(PAIR_ATTEMPTS):
         now = svc.clock()
         fits = [s for s in svc.seeks.in_room(me.room, now)
                 if s.player != me.player and s.id not in tried
                 and bot_level(s.player) is None and _same_game(s, me)]
-        match = best_match(_seeker(me), [_seeker(s) for s in fits], now)
-        if match is None:
+        best = ranked(_seeker(me), [_seeker(s) for s in fits], now)
+        if not best:
             return None, mine
+        # The best fit first; after a race lost, a crowd is reaching for the same few:
+        # one of the next best, drawn, so that the crowd spreads over the waiting.
+        match = best[0] if attempt == 0 else svc.rng.choice(best[:CROWD_SPREAD])
         other = next(s for s in fits if s.id == match.seek)
         tried.add(other.id)
         board = deal_board(svc, options) if board is None else board
