@@ -794,7 +794,8 @@ def test_the_stack_hosts_the_club_page_privately_over_https(raw: dict[str, Any])
     assert allow["Principal"] == {"Service": "cloudfront.amazonaws.com"}
     assert allow["Action"] == "s3:GetObject"
     assert "${ClientDistribution}" in allow["Condition"]["StringEquals"]["AWS:SourceArn"]["Fn::Sub"]
-    assert (deny["Effect"], deny["Condition"]) == ("Deny", {"Bool": {"aws:SecureTransport": "false"}})
+    assert (deny["Effect"], deny["Condition"]) == (
+        "Deny", {"Bool": {"aws:SecureTransport": "false"}})
     access = resources["ClientOriginAccess"]["Properties"]["OriginAccessControlConfig"]
     assert (access["SigningBehavior"], access["SigningProtocol"]) == ("always", "sigv4")
     config = resources["ClientDistribution"]["Properties"]["DistributionConfig"]
