@@ -146,6 +146,8 @@ def test_guesses_at_one_name_never_hold_another_players_sign_in(store: SqliteSto
 
 
 def test_a_success_is_not_counted_a_failure(store: SqliteStore) -> None:
+    """Caught: an attempt charged before its work and not given back when it succeeded,
+    so a player who signs in often locked her own name out."""
     made(store, "ana")
     with serving(store, cheap_passwords()) as gw:
         for _ in range(3 * NAME_BURST):
@@ -232,6 +234,8 @@ def test_every_probe_is_counted_unknown_names_and_short_passwords_too(
 
 def test_an_operator_tokens_record_is_claimed_only_on_a_one_person_machine(
         store: SqliteStore) -> None:
+    """Caught: the first password sent for a record without one (an operator token's
+    player) set it on a club's server too, so whoever sent it first had the name."""
     Accounts(store).ensure("otto", 1)
     with serving(store, cheap_passwords()) as gw:
         assert call(gw, "otto", PASSWORD)[0] == 401
@@ -344,8 +348,27 @@ def test_a_new_password_that_is_short_long_or_common_is_refused(password: str,
     assert refused.value.reason == reason
 
 
+@pytest.mark.parametrize(("name", "password"), [
+    ("Kallisto7", "Kallisto7!"), ("qorvath", "qorvath123"), ("Pelagia", "pelagia2024"),
+    ("ana", "numbridge26"),
+])
+def test_a_password_made_of_the_players_name_or_the_clubs_is_refused(
+        store: SqliteStore, name: str, password: str) -> None:
+    """Caught: the rating did not count the player's name (nor "numbridge") as known, so
+    "qorvath123" was a good password for qorvath; for another player it still is."""
+    signing = SignIns(Accounts(store), SECRET, cheap_passwords())
+    with pytest.raises(SignInRefused) as refused:
+        signing.sign_in(name, password)
+    assert (refused.value.code, refused.value.reason) == ("weak_password", "common")
+    other = "bob" if name == "ana" else "ana"
+    assert signing.sign_in(other, password.replace("numbridge", "lanterns")).created
+
+
 @pytest.mark.parametrize("password", [PASSWORD, "ana's long password", "sjdh47dhw",
                                       "Γέφυρα και μπλιτς", "k" * 3 + "9 lanterns on a river"
                                       + "!" * (MAX_PASSWORD_CHARS - 24)])
 def test_a_new_password_that_is_hard_to_guess_is_taken(password: str) -> None:
+    """Caught: a rule stricter than ASVS's that refused good passwords: one with no
+    capital or symbol, a Greek passphrase, a long one ending in repeats (its first 64
+    characters are what is rated)."""
     assert check_new_password(password, "ana") == password
