@@ -63,10 +63,15 @@ NAMED = TrustedProxies.of(["10.0.0.2", "2001:db8:1::/64"], public_url=True)
 ])
 def test_the_address_charged(peer: str, forwarded: list[str], proxies: TrustedProxies,
                              charged: str) -> None:
+    """Caught: with --public-url any loopback peer's X-Forwarded-For was believed, and a
+    proxy the host named was not: another process on the machine, or a player behind
+    the named proxy, chose the bucket its guesses were charged to."""
     assert client_address(request(peer, *forwarded), proxies) == charged
 
 
 def test_the_proxies_trusted() -> None:
+    """Caught: loopback trusted beside the proxies the host named (not instead of them),
+    or a --trusted-proxy that is no address taken silently."""
     assert TrustedProxies.of([], public_url=False) == NO_PROXIES
     assert TrustedProxies.of([], public_url=True) == LOOPBACK_PROXIES
     assert "127.0.0.1" not in TrustedProxies.of(["::1"], public_url=True)

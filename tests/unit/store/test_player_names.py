@@ -54,6 +54,9 @@ def stored(store: Store) -> list[Account]:
 
 
 def test_every_name_round_trips_and_a_look_alike_is_refused(store: Store) -> None:
+    """Caught: a name of the club's scripts changed on its way through a store (its
+    record, an archived game, the player's list of games), or a look-alike of a taken
+    name signed up as a second player or wrote anything."""
     accounts, archive, games = Accounts(store), Archive(store), PlayerGames(store)
     sign_ins = SignIns(accounts, SECRET, cheap_passwords())
     holders: dict[str, str] = {}  # fold -> the name that holds it
@@ -138,6 +141,8 @@ def test_a_look_alike_of_a_taken_name_is_name_taken(sign_ins: SignIns) -> None:
 
 
 def test_one_player_in_any_case(sign_ins: SignIns) -> None:
+    """Caught: "γιώργος" made a second account beside "Γιώργος", or signed in to his
+    without his password."""
     sign_ins.sign_in("Γιώργος", PASSWORD)
     again = sign_ins.sign_in("γιώργος", PASSWORD)
     assert (again.player, again.created) == ("Γιώργος", False)
@@ -152,12 +157,15 @@ def test_a_name_too_long_is_bad_name_and_not_cut(sign_ins: SignIns) -> None:
 
 
 def test_a_name_of_two_scripts_is_bad_name(sign_ins: SignIns) -> None:
+    """Caught: a name hiding a letter of another script signed up (nobody holds its fold)."""
     assert refusal(sign_ins, GREEK_WITH_A_LATIN_I) == "bad_name"
     assert refusal(sign_ins, "Ivan" + CYRILLIC_A) == "bad_name"
 
 
 @pytest.mark.parametrize("name", ["bot-x", "BOT-easy", "b0t-strong"])
 def test_the_bots_names_stay_reserved(sign_ins: SignIns, name: str) -> None:
+    """Caught: a bot seat's name in capitals or with 0 for o signed up, and its holder
+    could move for the bot."""
     assert refusal(sign_ins, name) == "name_taken"
 
 
@@ -171,6 +179,8 @@ def earlier_record(store: Store, account: Account) -> None:
 
 
 def test_a_record_from_before_is_found_changed_and_moved(store: Store) -> None:
+    """Caught: a record under its earlier key ("sam", before m folded to rn) was not found,
+    was written anew under the new key when changed, or was not moved by rekey."""
     accounts = Accounts(store)
     sam = Account(name="Sam", created_ms=1, generation=3, password_hash="h")
     earlier_record(store, sam)
@@ -188,6 +198,8 @@ def test_a_record_from_before_is_found_changed_and_moved(store: Store) -> None:
 
 
 def test_two_look_alikes_from_before_both_keep_their_records(store: Store) -> None:
+    """Caught: rekey moved "sam" over "sarn"'s record (both from before, one key now),
+    and one of the two players lost theirs."""
     accounts = Accounts(store)
     earlier_record(store, Account(name="sam", created_ms=1))
     earlier_record(store, Account(name="sarn", created_ms=2))  # already under its key
