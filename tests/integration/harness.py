@@ -31,6 +31,7 @@ from numbridge.sam_template import create_tables, routes
 from numbridge.service import context as ctx
 from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
 from numbridge.service.aws.sqs_lobby import SqsLobbyFeed
+from numbridge.service.aws.sqs_reviews import SqsReviews
 from numbridge.service.aws.sqs_timers import SqsTimers
 from numbridge.service.context import Services
 from numbridge.service.ratelimit import RateLimiter
@@ -206,12 +207,14 @@ class World:
         queue_url = sqs.create_queue(QueueName="timers")["QueueUrl"]
         bot_queue_url = sqs.create_queue(QueueName="bots")["QueueUrl"]
         lobby_queue_url = sqs.create_queue(QueueName="lobby")["QueueUrl"]
+        review_queue_url = sqs.create_queue(QueueName="reviews")["QueueUrl"]
         self.ledger = Ledger(store)  # what was committed and posted: World.check_secrets
         self.api = ManagementApi(self.ledger)
         self.clock = Clock()
         self.sqs = SpySqs(sqs)
         self.bot_sqs = SpySqs(sqs)
         self.lobby_sqs = SpySqs(sqs, self.clock)
+        self.review_sqs = SpySqs(sqs)
         # (when due, body) of each lobby message sent: delivered by deliver_lobby
         self.lobby_due: list[tuple[int, dict[str, Any]]] = []
         self.store = store
@@ -223,6 +226,7 @@ class World:
             limiter=RateLimiter(burst=10**9),
             rng=random.Random(seed), deal_budget_s=20.0,
             lobby=SqsLobbyFeed(self.lobby_sqs, lobby_queue_url),
+            reviews=SqsReviews(self.review_sqs, review_queue_url),
         )
         self.routes = routes()
         ctx.install(self.svc)
@@ -309,6 +313,19 @@ class World:
             event["Records"].append(record)
         self.clock.advance(1000)
         return dict(function("bot")(event, LambdaContext()))
+
+    def deliver_reviews(self) -> dict[str, Any]:
+        """Hand the review messages sent so far to the review function, as SQS would."""
+        event = load_event("timer-sqs")
+        template = event["Records"][0]
+        event["Records"] = []
+        for i, sent in enumerate(self.review_sqs.sent):
+            record = copy.deepcopy(template)
+            record.update(messageId=f"r{next(_ids)}-{i}", body=json.dumps(sent["body"]),
+                          eventSourceARN="arn:aws:sqs:us-east-1:123456789012:reviews")
+            event["Records"].append(record)
+        self.review_sqs.sent.clear()
+        return dict(function("review")(event, LambdaContext()))
 
     def sqs_bot_sent(self) -> list[dict[str, Any]]:
         return list(self.bot_sqs.sent)

@@ -522,3 +522,26 @@ def test_an_archived_record_is_packed_and_one_archived_before_reads_as_it_was(
     store.put({"pk": keys.game("g0"), "sk": keys.RECORD, "record": json.dumps(record)})
     assert archive.get("g0") == record
     assert archive.get("g9") is None
+
+
+def test_a_records_review_is_stored_once_and_read_with_it(store: Store) -> None:
+    """Catches a review written over (a second delivery of the review queue recomputing
+    it), lost by the record's read, or read into a record archived with its own review
+    (a club file's)."""
+    from numbridge import rules
+    from numbridge.store.club import Archive
+    from testkit.states import played
+
+    archive = Archive(store)
+    record = rules.archive_record(played("bridge", left=0))
+    store.transact([Archive.put_write("g1", record)])
+    review = {"moves": [{"n": 0, "seat": "blue", "reading": "naked_single",
+                         "race": {"blue": 8, "red": 9}}],
+              "summary": {"blue": {"placements": 1}, "red": {"placements": 0}}}
+    assert archive.get("g1") == record and "review" not in record
+    assert archive.put_review("g1", review) is True
+    assert archive.put_review("g1", {"moves": [], "summary": {}}) is False
+    assert archive.get("g1") == {**record, "review": review}
+    store.transact([Archive.put_write("g2", {**record, "review": review})])
+    assert archive.put_review("g2", {"moves": [], "summary": {}}) is True
+    assert archive.get("g2") == {**record, "review": review}

@@ -107,9 +107,10 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
 
 
 def follow_up(svc: Services, outcome: Outcome) -> None:
-    """After the commit: arm the timers, wake the bots, tell the lobby. A failure here
-    is repaired by the sweep (a timer) or by the watchdog timer (a bot turn); a lobby
-    change not told is seen by the next subscriber's page."""
+    """After the commit: arm the timers, wake the bots, tell the lobby, hand finished
+    games to the coach. A failure here is repaired by the sweep (a timer) or by the
+    watchdog timer (a bot turn); a lobby change not told is seen by the next
+    subscriber's page; a review not sent leaves its game without one."""
     now = svc.clock()
     hints = [*outcome.lobby, *lobby_hints(outcome.writes)]
     try:
@@ -134,6 +135,21 @@ def follow_up(svc: Services, outcome: Outcome) -> None:
             count("BotTurnSendFailures")
             logger.exception("bot turn not sent; its watchdog timer will send it again",
                              extra={"game": turn.game, "v": turn.v})
+    for game_id in archived(outcome.writes):
+        try:
+            svc.reviews.send(game_id)
+        except Exception:
+            count("ReviewSendFailures")
+            logger.exception("review not sent; the game stays unreviewed",
+                             extra={"game": game_id})
+
+
+def archived(writes: list[Write]) -> list[str]:
+    """The games whose archive record these writes put: each just finished (every path
+    that ends a game archives it, ``finish.status_writes``), so each is reviewed once."""
+    return [keys.game_id_of(w.key[0]) for w in writes
+            if isinstance(w, Put) and w.key[1] == keys.RECORD
+            and w.key[0].startswith(keys.GAME_PREFIX)]
 
 
 def lobby_hints(writes: list[Write]) -> list[dict[str, str]]:

@@ -21,8 +21,9 @@ from numbridge.club.rooms import Rooms
 from numbridge.service.aws.notifier import CONCURRENT_POSTS, Notifier
 from numbridge.service.aws.sqs_bot_turns import NoBotTurns, SqsBotTurns, delay_ms_from
 from numbridge.service.aws.sqs_lobby import NoLobbyFeed, SqsLobbyFeed
+from numbridge.service.aws.sqs_reviews import NoReviews, SqsReviews
 from numbridge.service.aws.sqs_timers import SqsTimers
-from numbridge.service.ports import BotTurns, LobbyFeed, Timers
+from numbridge.service.ports import BotTurns, LobbyFeed, Reviews, Timers
 from numbridge.service.ratelimit import RateLimiter
 from numbridge.store.accounts import Accounts
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
@@ -67,6 +68,8 @@ class Services:
     posts_at_once: bool = True
     # Where lobby changes go (the lobby queue, read by the fanout function).
     lobby: LobbyFeed = field(default_factory=NoLobbyFeed)
+    # Where finished games go to be reviewed (the review queue, read by the review function).
+    reviews: Reviews = field(default_factory=NoReviews)
 
     @cached_property
     def accounts(self) -> Accounts:
@@ -146,6 +149,7 @@ def from_environment() -> Services:
     pool = CognitoPool.from_environment()
     bot_queue = os.environ.get("BOT_QUEUE_URL")
     lobby_queue = os.environ.get("LOBBY_QUEUE_URL")
+    review_queue = os.environ.get("REVIEW_QUEUE_URL")
     sqs = boto3.client("sqs")
     return Services(
         store=DynamoStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
@@ -157,6 +161,7 @@ def from_environment() -> Services:
         bots=SqsBotTurns(sqs, bot_queue, delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         if bot_queue else NoBotTurns(),
         lobby=SqsLobbyFeed(sqs, lobby_queue) if lobby_queue else NoLobbyFeed(),
+        reviews=SqsReviews(sqs, review_queue) if review_queue else NoReviews(),
         token_secret=token_secret,
         rooms=Rooms.deferred(_load_rooms),
         cognito=CognitoVerifier(pool) if pool else None,

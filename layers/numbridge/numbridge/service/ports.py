@@ -3,7 +3,7 @@ runtime must provide to wake a game at its deadline, to give a bot seat its turn
 tell the lobby's subscribers what changed (``docs/lobby-push.md``).
 
 Adapters: SQS in AWS (:mod:`.aws.sqs_timers`, :mod:`.aws.sqs_bot_turns`,
-:mod:`.aws.sqs_lobby`); the local
+:mod:`.aws.sqs_lobby`, :mod:`.aws.sqs_reviews`); the local
 runtime's own in :mod:`numbridge.local`. Posting frames goes through the API Gateway
 management client's interface (:mod:`.aws.notifier`), which the local runtime serves
 too.
@@ -23,6 +23,11 @@ class Timers(Protocol):
 class BotTurns(Protocol):
     def send(self, game_id: str, seat: str, v: int) -> None:
         """Wake the ``bot`` function for (game, seat, v) after the bot's pause."""
+
+
+class Reviews(Protocol):
+    def send(self, game_id: str) -> None:
+        """Wake the ``review`` function for a game just finished (its record archived)."""
 
 
 class LobbyFeed(Protocol):

@@ -6,7 +6,17 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from numbridge.store import keys, state_codec
-from numbridge.store.port import Absent, Delete, Equals, KeyRange, Present, Put, Store, Write
+from numbridge.store.port import (
+    Absent,
+    ConflictError,
+    Delete,
+    Equals,
+    KeyRange,
+    Present,
+    Put,
+    Store,
+    Write,
+)
 from numbridge.values import frozen
 
 if TYPE_CHECKING:  # types only: the store knows no rules
@@ -196,10 +206,29 @@ class Archive:
                     "recordb": state_codec.pack(record, entries="moves")}, Absent())
 
     def get(self, game_id: str) -> dict[str, Any] | None:
-        item = self.store.get(keys.game(game_id), keys.RECORD)
+        """The record, with its ``review`` once one is stored (one read of both items)."""
+        pk = keys.game(game_id)
+        item, reviewed = self.store.get_many([(pk, keys.RECORD), (pk, keys.REVIEW)])
         if item is None:
             return None
         packed = item.get("recordb")
         if isinstance(packed, bytes):
-            return state_codec.unpack(packed, entries="moves")
-        return dict(json.loads(str(item["record"])))
+            record = state_codec.unpack(packed, entries="moves")
+        else:
+            record = dict(json.loads(str(item["record"])))
+        review = reviewed.get("reviewb") if reviewed is not None else None
+        if isinstance(review, bytes) and "review" not in record:
+            record["review"] = state_codec.unpack(review, entries="moves")
+        return record
+
+    # The review is computed after the game, off the request that finished it, and kept
+    # beside the record (the record is never written again). Written once: a second
+    # delivery of the same review finds it there.
+    def put_review(self, game_id: str, review: dict[str, Any]) -> bool:
+        """Store the game's review; False if one was stored already."""
+        try:
+            self.store.put({"pk": keys.game(game_id), "sk": keys.REVIEW,
+                            "reviewb": state_codec.pack(review, entries="moves")}, Absent())
+        except ConflictError:
+            return False
+        return True

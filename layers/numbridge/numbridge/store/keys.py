@@ -5,6 +5,7 @@
 | game state | ``GAME#g`` | ``STATE`` | (none: its ``deadline`` is a plain attribute) |
 | game event | ``GAME#g`` | ``EV#000000017`` | |
 | archive record | ``GAME#g`` | ``RECORD`` | |
+| its review (the coach's, after the game) | ``GAME#g`` | ``REVIEW`` | |
 | rematch offer | ``GAME#g`` | ``REMATCH`` | |
 | a game being played | ``GAME#g`` | ``PLAYING`` | ``PLAYING#room`` / game id |
 | a game's watcher | ``GAME#g`` | ``WATCH#c`` | |
@@ -48,6 +49,7 @@ import zlib
 
 STATE = "STATE"
 RECORD = "RECORD"
+REVIEW = "REVIEW"
 REMATCH = "REMATCH"
 PROPOSAL = "PROPOSAL"
 CONN = "CONN"

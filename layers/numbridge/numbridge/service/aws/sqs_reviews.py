@@ -1,0 +1,32 @@
+"""Reviews in AWS: one SQS message per finished game (the port: ``service.ports.Reviews``).
+
+The body is ``{"game": GID}``; the ``review`` function computes the game's review
+(numbridge.coach) and stores it beside its archive record. Off the request that
+finished the game: a review costs tens of milliseconds of CPU the players' move need
+not wait for.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+log = logging.getLogger("numbridge")
+
+
+class SqsReviews:
+    def __init__(self, client: Any, queue_url: str) -> None:
+        self.client = client
+        self.queue_url = queue_url
+
+    def send(self, game_id: str) -> None:
+        self.client.send_message(
+            QueueUrl=self.queue_url, MessageBody=json.dumps({"game": game_id}))
+
+
+class NoReviews:
+    """Where no review queue is configured: finished games stay unreviewed."""
+
+    def send(self, game_id: str) -> None:
+        log.debug("no review queue: game %s not reviewed", game_id)

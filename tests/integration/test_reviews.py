@@ -1,0 +1,51 @@
+"""Every finished game is reviewed once, off the request that finished it: the commit
+that archives a game sends one message to the review queue, the review function stores
+the coach's review beside the record, and ``record`` then carries it (PROTOCOL.md,
+Review). On both stores."""
+
+from __future__ import annotations
+
+from harness import World
+from numbridge.coach import review, story_of
+from players import first_moves, play_out, start_game
+
+
+def test_a_finished_game_is_reviewed_once_and_its_record_carries_the_review(
+        world: World) -> None:
+    """Catches a game finished without a review message (a path that archives but is
+    not seen by the follow-up), a message sent per move instead of per game, a review
+    that is not the coach's of that record, and a redelivery that recomputes it."""
+    ana, bob = world.join("ana"), world.join("bob")
+    game = start_game(world, "blitz", ana, bob, blocks="regular", clues=12)
+    assert world.review_sqs.sent == []
+    play_out(world, game, {"ana": ana, "bob": bob}, seed=3)
+    assert [m["body"] for m in world.review_sqs.sent] == [{"game": game}]
+    before = ana.ask("record", game=game)["record"]
+    assert "review" not in before  # not until the review function has run
+    again = list(world.review_sqs.sent)
+    assert world.deliver_reviews() == {"batchItemFailures": []}
+    record = bob.ask("record", game=game)["record"]
+    assert record["review"] == review(story_of(before))
+    turns = [m for m in before["moves"] if m["action"] in ("place", "take", "exchange")]
+    assert len(record["review"]["moves"]) >= len(turns)
+    world.review_sqs.sent.extend(again)  # SQS delivers at least once
+    assert world.deliver_reviews() == {"batchItemFailures": []}
+    assert ana.ask("record", game=game)["record"] == record
+
+
+def test_a_resigned_game_is_reviewed_too(world: World) -> None:
+    """Catches reviews sent only for games won by the goal."""
+    ana, bob = world.join("ana"), world.join("bob")
+    game = start_game(world, "bridge", ana, bob)
+    first_moves(world, game, {"ana": ana, "bob": bob})
+    assert ana.ask("resign", game=game)["type"] == "ack"
+    assert [m["body"] for m in world.review_sqs.sent] == [{"game": game}]
+    assert world.deliver_reviews() == {"batchItemFailures": []}
+    record = ana.ask("record", game=game)["record"]
+    assert {m["seat"] for m in record["review"]["moves"]} == {"blue", "red"}
+    assert set(record["review"]["summary"]) == {"blue", "red"}
+
+
+def test_a_message_for_no_game_is_dropped(world: World) -> None:
+    world.review_sqs.sent.append({"body": {"game": "g-none"}})
+    assert world.deliver_reviews() == {"batchItemFailures": []}
