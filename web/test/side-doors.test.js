@@ -68,6 +68,7 @@ test('a link with an attacker\'s login for a confirmed server asks, and declinin
 });
 
 test('a login the player confirms is kept for its server, and connect-src names it', async () => {
+  // The bug: a login the player confirmed was not kept for its server, or connect-src still named the old one.
   const servers = await serversAt(link(CLUB, EVIL, 'evilclient'), CONFIRMED);
   servers.settleServer(true);
   assert.deepEqual(servers.login, { url: EVIL, client: 'evilclient' });
@@ -76,6 +77,7 @@ test('a login the player confirms is kept for its server, and connect-src names 
 });
 
 test('the first question about a server shows the login that comes with it', async () => {
+  // The bug: the question named the server alone, and the login its refresh tokens would go to came unseen.
   const servers = await serversAt(link(CLUB, LOGIN, 'clubclient'));
   assert.deepEqual(servers.toConfirm(), { server: CLUB, login: LOGIN, known: false });
   assert.deepEqual(servers.login, { url: '', client: '' }); // nothing before the answer
@@ -85,6 +87,7 @@ test('the first question about a server shows the login that comes with it', asy
 });
 
 test('a link naming the login kept, or none, asks nothing and keeps the login', async () => {
+  // The bug: every link to a confirmed server asked again, or one without login= dropped the login kept.
   for (const query of [link(CLUB, LOGIN, 'clubclient'), link(CLUB)]) {
     const servers = await serversAt(query, CONFIRMED);
     assert.equal(servers.toConfirm(), null, query);
@@ -108,6 +111,8 @@ test('a login kept for one server is never another server\'s', async () => {
 });
 
 test('a login that is not https: is not taken, and the page says so', async () => {
+  // The bug: an http:, javascript: or credentialed login was taken from a link (the refresh token sent
+  // in the clear, or to a script), or dropped without a word to the player.
   for (const bad of ['http://login.evil.example', 'javascript:alert(1)', 'https://user:pw@login.example', '']) {
     const servers = await serversAt(link(CLUB, bad, 'evilclient'), CONFIRMED);
     assert.equal(servers.loginRefused, true, bad);
@@ -117,7 +122,24 @@ test('a login that is not https: is not taken, and the page says so', async () =
   }
 });
 
+test('a login kept for a server the player never confirmed is not used', async () => {
+  // The bug: a login found in storage for a server kept from before servers were confirmed was used
+  // (its address in connect-src, the refresh token sent there) before the player said yes, and after no.
+  const stored = {
+    'numbridge.server': OTHER,
+    'numbridge.logins': JSON.stringify({ [OTHER]: { url: EVIL, client: 'evilclient' } }),
+  };
+  const servers = await serversAt('', stored);
+  assert.deepEqual(servers.toConfirm(), { server: OTHER, login: '', known: false });
+  assert.deepEqual(servers.login, { url: '', client: '' });
+  assert.ok(!servers.allowedSources().includes(EVIL), servers.allowedSources());
+  servers.settleServer(false);
+  assert.equal(servers.server, '');
+  assert.deepEqual(servers.login, { url: '', client: '' });
+});
+
 test('the one login of old, set by any link unasked, is dropped and never used', async () => {
+  // The bug: the single login of before, which any link set without asking, still got the refresh token.
   const servers = await serversAt('', {
     ...CONFIRMED, 'numbridge.logins': '{}', 'numbridge.login': EVIL, 'numbridge.login.client': 'evilclient',
   });
@@ -127,6 +149,8 @@ test('the one login of old, set by any link unasked, is dropped and never used',
 });
 
 test('a login is https:, or http: on this machine only; an app client id is Cognito\'s shape', () => {
+  // The bug: a login with a query, a fragment or credentials, or a client id that carries parameters
+  // (`&redirect_uri=`), was taken from a link.
   assert.equal(loginAddress('https://club.auth.eu-west-1.amazoncognito.com/'), 'https://club.auth.eu-west-1.amazoncognito.com');
   assert.equal(loginAddress(' https://login.club.example/auth '), 'https://login.club.example/auth');
   assert.equal(loginAddress('http://localhost:9229'), 'http://localhost:9229');
@@ -148,12 +172,17 @@ test('a name of one alphabet, Latin, Greek or Cyrillic, passes as NFC', () => {
   for (const bad of ['a', 'x'.repeat(33), 'no spaces', 'ana\n', 'Аna', 'Γιώργοςabc', '名字', 'ana!', '']) {
     assert.equal(checkedName(bad), null, JSON.stringify(bad));
   }
-  // Counted in characters, not UTF-16 units: 32 Greek letters pass, 33 do not.
+  // Counted in characters, not UTF-16 units: 32 Greek letters pass, 33 do not; and 32 Latin letters
+  // beyond the BMP (U+1DF00, two units each, a name the server takes) pass too.
   assert.equal(checkedName('α'.repeat(32)), 'α'.repeat(32));
   assert.equal(checkedName('α'.repeat(33)), null);
+  assert.equal(checkedName('\u{1DF00}'.repeat(32)), '\u{1DF00}'.repeat(32));
+  assert.equal(checkedName('\u{1DF00}'.repeat(33)), null);
 });
 
 test('a password is 8 to 128 characters, or none at all (a name alone)', () => {
+  // The bug: the form let a 129-character password through to a server that takes 128, or refused an
+  // empty one, which a server with open sign-in takes.
   assert.equal(passwordProblem(''), '');
   assert.equal(passwordProblem('short'), 'short');
   assert.equal(passwordProblem('eight ch'), '');
