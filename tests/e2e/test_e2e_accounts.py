@@ -116,7 +116,9 @@ def test_a_taken_name_answers_name_taken(local_server: LocalServer) -> None:
 
 def test_a_record_of_an_earlier_version_signs_in_and_keeps_its_look_alikes_out(
         tmp_path: Path) -> None:
-    """A data directory from before look-alikes folded alike: "Sam" under NAME#sam."""
+    """A data directory from before look-alikes folded alike: "Sam" under NAME#sam.
+    Caught: such a record was neither moved at the server's start nor found under its
+    earlier key: "SAM" made a second account, and "sarn", his look-alike now, was free."""
     data = tmp_path / "data"
     data.mkdir(mode=0o700)
     store = SqliteStore(data / "numbridge.db", synchronous="NORMAL")

@@ -89,7 +89,9 @@ def test_a_token_in_a_link_asks_before_it_switches_the_player(
 
 def test_the_question_about_switching_player_is_fit_for_a_screen_reader(
         browser: Any, club: LocalServer) -> None:
-    """The new card is a dialog named by its title, with both names in its text: axe-core
+    """The bug it catches: a card a screen reader does not announce as a question (no
+    dialog, no name, the names out of its text), so its user switches player unawares.
+    The card is a dialog named by its title, with both names in its text: axe-core
     finds nothing serious or critical in it (its context bypasses the page's policy only
     to inject axe)."""
     ana, mal = fresh_name("ana"), fresh_name("mal")
