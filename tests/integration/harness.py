@@ -135,15 +135,16 @@ class SpySqs:
 
     def send_message(self, **kwargs: Any) -> Any:
         self.sent.append({"body": json.loads(kwargs["MessageBody"]),
-                          "delay": kwargs.get("DelaySeconds", 0),
-                          "at": self.clock() if self.clock else None})
+                          "delay": kwargs.get("DelaySeconds", 0), **self._at()})
         return self.client.send_message(**kwargs)
+
+    def _at(self) -> dict[str, int]:
+        return {} if self.clock is None else {"at": self.clock()}
 
     def send_message_batch(self, **kwargs: Any) -> Any:
         for entry in kwargs["Entries"]:
             self.sent.append({"body": json.loads(entry["MessageBody"]),
-                              "delay": entry.get("DelaySeconds", 0),
-                              "at": self.clock() if self.clock else None})
+                              "delay": entry.get("DelaySeconds", 0), **self._at()})
         return self.client.send_message_batch(**kwargs)
 
 
