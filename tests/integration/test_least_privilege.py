@@ -25,6 +25,7 @@ from numbridge.auth import issue_token, secret_source
 from numbridge.service import context as ctx
 from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
 from numbridge.service.aws.sqs_lobby import SqsLobbyFeed
+from numbridge.service.aws.sqs_reviews import SqsReviews
 from numbridge.service.aws.sqs_timers import SqsTimers
 from numbridge.store import keys
 from numbridge.store.club import Ratings
@@ -77,7 +78,7 @@ def make_stack() -> Stack:
         "SweepFailureQueue.Arn": f"arn:aws:sqs:{iam.REGION}:{iam.ACCOUNT}:sweep-failures",
     }
     for logical_id, queue in (("TimerQueue", "timers"), ("BotQueue", "bots"),
-                              ("LobbyQueue", "lobby")):
+                              ("LobbyQueue", "lobby"), ("ReviewQueue", "reviews")):
         arn = f"arn:aws:sqs:{iam.REGION}:{iam.ACCOUNT}:{queue}"
         names |= {f"{logical_id}.Arn": arn, f"{logical_id}.QueueName": queue}
     return Stack(admin, admin_iam, names)
@@ -110,6 +111,8 @@ def function_services(world: World, stack: Stack, function_id: str,
     timers.sent, bots.sent = world.sqs.sent, world.bot_sqs.sent
     lobby = SpySqs(user.client("sqs"), world.clock)
     lobby.sent = world.lobby_sqs.sent
+    reviews = SpySqs(user.client("sqs"))
+    reviews.sent = world.review_sqs.sent
     source = secret_source(stack.names["TokenSecret"], user.client("secretsmanager"))
     return dataclasses.replace(
         world.svc,
@@ -119,6 +122,7 @@ def function_services(world: World, stack: Stack, function_id: str,
         timers=SqsTimers(timers, world.svc.timers.queue_url),  # type: ignore[attr-defined]
         bots=SqsBotTurns(bots, world.svc.bots.queue_url, delay_ms=800),  # type: ignore[attr-defined]
         lobby=SqsLobbyFeed(lobby, world.svc.lobby.queue_url),  # type: ignore[attr-defined]
+        reviews=SqsReviews(reviews, world.svc.reviews.queue_url),  # type: ignore[attr-defined]
         token_secret=source.get,
     )
 
@@ -269,6 +273,11 @@ def scenario(world: World) -> None:
         fields = choose(state, rng)
         ok(ana.ask(fields.pop("action"), game=bot_game, **fields))
     assert current(world, bot_game).status == "finished"
+    # review: the games finished so far (on time, resigned, the bot's), each reviewed
+    # beside its record
+    assert world.review_sqs.sent
+    assert world.deliver_reviews() == {"batchItemFailures": []}
+    assert "review" in ok(ana.ask("record", game=bot_game))["record"]
     # lobby, deal, move: a connection whose token expired is told and forgotten
     expiring = [world.connect(None, token=issue_token("dee", SECRET, ttl_s=60, now=time.time()))
                 for _ in range(3)]

@@ -37,10 +37,10 @@ _spec.loader.exec_module(template_routes)
 FUNCTIONS = {
     "ConnectFunction", "DisconnectFunction", "LobbyFunction",
     "DealFunction", "MoveFunction", "TimeoutFunction", "SignUpFunction", "BotFunction",
-    "FanoutFunction",
+    "FanoutFunction", "ReviewFunction",
 }
 API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction",
-                             "FanoutFunction"}
+                             "FanoutFunction", "ReviewFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
            "SignUpFunctionRole", "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
@@ -63,9 +63,11 @@ BOT_SENDERS = TIMER_SENDERS - {"DealFunction", "FanoutFunction"}
 # started or ended, a proposal, a seek, a player online), and the fan-out itself.
 LOBBY_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",
                  "BotFunction", "ConnectFunction", "DisconnectFunction", "FanoutFunction"}
+# The functions whose commits finish games hand each one to the review queue.
+REVIEW_SENDERS = {"MoveFunction", "TimeoutFunction", "BotFunction"}
 DESIGN_ENV = {
     "TABLE_NAME", "TIMER_QUEUE_URL", "BOT_QUEUE_URL", "BOT_DELAY_MS", "MANAGEMENT_ENDPOINT",
-    "LOBBY_QUEUE_URL",
+    "LOBBY_QUEUE_URL", "REVIEW_QUEUE_URL",
     "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_TRACE_DISABLED",
     "LOG_LEVEL", "POWERTOOLS_LOGGER_SAMPLE_RATE",
 }
@@ -110,7 +112,7 @@ def test_sam_transform_succeeds_offline(cfn: dict[str, Any]) -> None:
     assert not {t for t in types if t.startswith("AWS::Serverless::")}
     assert set(of_type(cfn, "AWS::Lambda::Function")) == FUNCTIONS
     assert len(of_type(cfn, "AWS::Lambda::LayerVersion")) == 1
-    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 3  # timers, bots, lobby
+    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 4  # timers, bots, lobby, reviews
     assert len(of_type(cfn, "AWS::Events::Rule")) == 1
     for function in of_type(cfn, "AWS::Lambda::Function").values():
         properties = function["Properties"]
@@ -340,6 +342,7 @@ def test_timer_queue_and_token_secret_access(cfn: dict[str, Any]) -> None:
     assert queue_senders(cfn, "TimerQueue") == TIMER_SENDERS
     assert queue_senders(cfn, "BotQueue") == BOT_SENDERS
     assert queue_senders(cfn, "LobbyQueue") == LOBBY_SENDERS
+    assert queue_senders(cfn, "ReviewQueue") == REVIEW_SENDERS
     assert functions_allowed(cfn, "secretsmanager:") == {"ConnectFunction"}
     (statement,) = [
         s for s in statements(cfn, "ConnectFunction")
@@ -710,7 +713,7 @@ def test_what_lambda_does_with_a_role_is_scoped_to_the_functions_own(
     polled = {m["Properties"]["FunctionName"]["Ref"].removesuffix("Aliaslive"):
               m["Properties"]["EventSourceArn"]
               for m in of_type(cfn, "AWS::Lambda::EventSourceMapping").values()}
-    assert set(polled) == {"TimeoutFunction", "BotFunction", "FanoutFunction"}
+    assert set(polled) == {"TimeoutFunction", "BotFunction", "FanoutFunction", "ReviewFunction"}
     for function_id in FUNCTIONS:
         service = {s["Sid"]: s for s in statements(cfn, function_id, SERVICE_POLICY)}
         logs = service.pop("Logs")
@@ -948,7 +951,7 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
                 assert name in emitted_metrics(), name
     watched = {m for a in alarms.values() for m in alarm_metrics(a)}
     queues = [k for k, v in raw["Resources"].items() if v["Type"] == "AWS::SQS::Queue"
-              and k not in {"TimerQueue", "BotQueue", "LobbyQueue"}]
+              and k not in {"TimerQueue", "BotQueue", "LobbyQueue", "ReviewQueue"}]
     for queue in queues:  # every dead-letter queue
         assert ("AWS/SQS", "ApproximateNumberOfMessagesVisible",
                 json.dumps({"Fn::GetAtt": [queue, "QueueName"]})) in watched, queue

@@ -49,6 +49,7 @@ from numbridge.local.lambdas.functions import (
     template_routes,
 )
 from numbridge.local.lambdas.lobby_queue import LocalLobbyFeed
+from numbridge.local.lambdas.reviews import LocalReviews
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
 from numbridge.store.accounts import Accounts
@@ -59,6 +60,7 @@ log = logging.getLogger("numbridge.local")
 TIMEOUT_FUNCTION = "timeout"
 BOT_FUNCTION = "bot"
 FANOUT_FUNCTION = "fanout"
+REVIEW_FUNCTION = "review"
 
 
 @frozen
@@ -179,6 +181,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         bots = LocalBotTurns(partial(invoker.invoke, functions[BOT_FUNCTION]),
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         lobby = LocalLobbyFeed(partial(invoker.invoke, functions[FANOUT_FUNCTION]))
+        reviews = LocalReviews(partial(invoker.invoke, functions[REVIEW_FUNCTION]))
         server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
             SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in,
             proxies=proxies))
@@ -186,12 +189,13 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
             server.registry, asyncio.get_running_loop(),
             lambda connection: server.gateway.close(connection, TOKEN_EXPIRED,
                                                     TOKEN_EXPIRED_REASON))
-        svc = _services(opened, management, timers, bots, secret, lobby)
+        svc = _services(opened, management, timers, bots, secret, lobby, reviews)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
         bots.start()
         lobby.start()
+        reviews.start()
         pending = svc.games.deadlines(svc.rooms.ids)
         armed = timers.start(pending)
         _wake_bots(svc, pending)
@@ -209,6 +213,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         await timers.stop()
         await bots.stop()
         await lobby.stop()
+        await reviews.stop()
         invoker.shutdown()
     finally:
         opened.close()
@@ -279,7 +284,8 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
 
 
 def _services(opened: OpenStore, management: LocalManagementClient, timers: DeadlineTimers,
-              bots: LocalBotTurns, secret: str, lobby: LocalLobbyFeed) -> Services:
+              bots: LocalBotTurns, secret: str, lobby: LocalLobbyFeed,
+              reviews: LocalReviews) -> Services:
     from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
@@ -287,6 +293,6 @@ def _services(opened: OpenStore, management: LocalManagementClient, timers: Dead
     # the sockets, so posting from threads at once would add nothing but contention.
     svc = context.Services(store=opened.store, management=management, timers=timers,
                            token_secret=lambda: secret, rooms=load_rooms(), bots=bots,
-                           posts_at_once=False, lobby=lobby)
+                           posts_at_once=False, lobby=lobby, reviews=reviews)
     context.install(svc)
     return svc

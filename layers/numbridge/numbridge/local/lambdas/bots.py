@@ -48,6 +48,8 @@ def bot_message(body: dict[str, Any], receives: int) -> dict[str, Any]:
 class LocalBotTurns:
     """The bot-turn port of the local runtime."""
 
+    queue_arn = QUEUE_ARN
+
     def __init__(self, invoke: Invoke, *, delay_ms: int = DEFAULT_DELAY_MS,
                  retry_s: float = RETRY_S, max_receives: int = MAX_RECEIVES) -> None:
         self._invoke = invoke
@@ -102,7 +104,7 @@ class LocalBotTurns:
 
     async def _deliver(self, body: dict[str, Any], receives: int) -> None:
         try:
-            response = await self._invoke(sqs_event([bot_message(body, receives)], QUEUE_ARN))
+            response = await self._invoke(sqs_event([bot_message(body, receives)], self.queue_arn))
             failed = bool(failed_message_ids(response))
         except Exception:
             failed = True  # the invoker has logged it
