@@ -18,7 +18,7 @@ import boto3
 from botocore.config import Config
 
 from numbridge.club.rooms import Rooms
-from numbridge.service.aws.notifier import CONCURRENT_POSTS, Notifier
+from numbridge.service.aws.notifier import FANOUT_POSTS, Notifier
 from numbridge.service.aws.sqs_bot_turns import NoBotTurns, SqsBotTurns, delay_ms_from
 from numbridge.service.aws.sqs_lobby import NoLobbyFeed, SqsLobbyFeed
 from numbridge.service.aws.sqs_reviews import NoReviews, SqsReviews
@@ -155,7 +155,7 @@ def from_environment() -> Services:
         store=DynamoStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
         management=boto3.client(
             "apigatewaymanagementapi", endpoint_url=os.environ["MANAGEMENT_ENDPOINT"],
-            config=Config(max_pool_connections=CONCURRENT_POSTS),
+            config=Config(max_pool_connections=FANOUT_POSTS),
         ),
         timers=SqsTimers(sqs, os.environ["TIMER_QUEUE_URL"]),
         bots=SqsBotTurns(sqs, bot_queue, delay_ms_from(os.environ.get("BOT_DELAY_MS")))

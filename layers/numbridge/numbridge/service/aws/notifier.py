@@ -22,18 +22,21 @@ from numbridge.store.connections import Connections, Removed
 
 # Posts at once; the management client's connection pool is as large (service.context).
 CONCURRENT_POSTS = 16
+# The lobby's fan-out posts one frame to every subscriber: at ~20 ms a post, 16 at once
+# is 800 a second; 64 tell 2,000 subscribers in well under a second (docs/lobby-push.md).
+FANOUT_POSTS = 64
 
-_pool: ThreadPoolExecutor | None = None
+_pools: dict[int, ThreadPoolExecutor] = {}
 _pool_lock = threading.Lock()
 
 
-def _shared_pool() -> ThreadPoolExecutor:
-    """One pool per process (a warm Lambda container keeps it between invocations)."""
-    global _pool
+def _shared_pool(size: int = CONCURRENT_POSTS) -> ThreadPoolExecutor:
+    """One pool of each size per process (a warm Lambda container keeps it between
+    invocations)."""
     with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(CONCURRENT_POSTS, thread_name_prefix="post")
-        return _pool
+        if size not in _pools:
+            _pools[size] = ThreadPoolExecutor(size, thread_name_prefix=f"post{size}")
+        return _pools[size]
 
 
 class Notifier:
@@ -80,14 +83,15 @@ class Notifier:
         if self.on_removed is not None:
             self.on_removed(removed)
 
-    def post_all(self, deliveries: Mapping[str, Sequence[dict[str, Any]]]) -> None:
-        """Send each connection its frames, all connections at once. A post that fails is
-        logged and skipped: the change stands, and clients catch up by ``v``."""
+    def post_all(self, deliveries: Mapping[str, Sequence[dict[str, Any]]],
+                 at_once: int = CONCURRENT_POSTS) -> None:
+        """Send each connection its frames, ``at_once`` connections at a time. A post that
+        fails is logged and skipped: the change stands, and clients catch up by ``v``."""
         if len(deliveries) <= 1 or not self.at_once:
             for connection_id, frames in deliveries.items():
                 self._post_or_log(connection_id, frames)
             return
-        pool = _shared_pool()
+        pool = _shared_pool(at_once)
         posts = [pool.submit(self._post_or_log, c, f) for c, f in deliveries.items()]
         for done in posts:
             done.result()  # re-raises only what is no Exception (the process exiting)

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from numbridge.protocol import answers
+from numbridge.service.aws.notifier import FANOUT_POSTS
 from numbridge.service.context import Services
 from numbridge.service.expiry import reachable
 from numbridge.service.observability import count, logger
@@ -191,6 +192,6 @@ def push(svc: Services, changes: list[Change]) -> int:
     now = svc.clock()
     told = frames(changes)
     subscribers = reachable(svc, svc.subscriptions.receivers(TOPIC, now), now)
-    svc.notifier.post_all({r.connection: told for r in subscribers})
+    svc.notifier.post_all({r.connection: told for r in subscribers}, at_once=FANOUT_POSTS)
     count("LobbyFrames", len(subscribers) * len(told))
     return len(subscribers)
