@@ -56,10 +56,11 @@ class Recorder:
     """A page's frames, phase by phase (a phase: the frames sent and the page-clock time
     between its start and its end)."""
 
-    def __init__(self, player: Page) -> None:
+    def __init__(self, player: Page, *, from_load: bool = False) -> None:
         self.player = player
         self.phases: dict[str, dict[str, Any]] = {}
-        self._mark = (0, self._now())
+        # from the page's load on (every frame it sent), or from now
+        self._mark = (0 if from_load else len(self._sent()), self._now())
 
     def _now(self) -> int:
         return int(self.player.page.evaluate("Date.now()"))
@@ -98,9 +99,7 @@ def session(browser: Any, club: Any) -> dict[str, dict[str, Any]]:
     try:
         ana.page.goto(f"{club.url}/?token={club.token(ana_name)}")
         ana.wait_connected()
-        rec = Recorder(ana)
-        rec.start()
-        rec._mark = (0, rec._mark[1])  # every frame from the page's load on
+        rec = Recorder(ana, from_load=True)
         settle(ana)
         rec.end("sign_in")
 
