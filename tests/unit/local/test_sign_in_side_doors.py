@@ -5,15 +5,18 @@ common passwords taken."""
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from aiohttp.test_utils import make_mocked_request
 from argon2 import PasswordHasher, extract_parameters
 from argon2.exceptions import VerifyMismatchError
 from numbridge.auth import verify_operator
@@ -26,8 +29,9 @@ from numbridge.local.accounts.passwords import (
     check_hash,
     check_new_password,
 )
-from numbridge.local.accounts.sign_in import PATH, LocalSignIn
+from numbridge.local.accounts.sign_in import PATH, LocalSignIn, client_address
 from numbridge.local.accounts.signing import SignInRefused, SignIns
+from numbridge.local.apigateway.origins import LOOPBACK_PROXIES
 from numbridge.local.threaded import ThreadedGateway
 from numbridge.store import keys
 from numbridge.store.accounts import Account, Accounts
@@ -145,6 +149,85 @@ def test_guesses_at_one_name_never_hold_another_players_sign_in(store: SqliteSto
     assert statuses.count(401) <= NAME_BURST and set(statuses) <= {401, 429}
 
 
+def call_from(gw: ThreadedGateway, name: str, password: str,
+              address: str) -> tuple[int, dict[str, Any]]:
+    """``call`` by a player at ``address``, through a proxy on this machine."""
+    conn = http.client.HTTPConnection("127.0.0.1", gw.port, timeout=WAIT_S)
+    try:
+        conn.request("POST", PATH, body=json.dumps({"name": name, "password": password}),
+                     headers={"Content-Type": "application/json", "X-Forwarded-For": address})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def until(done: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not done():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.01)
+
+
+def test_an_address_has_two_attempts_in_hand_and_the_server_four(store: SqliteStore) -> None:
+    """Caught: the gate counted no address's attempts, or none in all, so one address (or
+    a few) queued guesses at many names behind the two hashing threads, and every other
+    player's sign-in waited behind them instead of a 429 said at once."""
+    for n in range(5):
+        made(store, f"p{n}")
+    passwords = Counting(hold=GUESS)
+    sign_in = LocalSignIn(SignIns(Accounts(store), SECRET, passwords),
+                          attempts=Attempts(lambda: 1000.0), proxies=LOOPBACK_PROXIES)
+    with ThreadedGateway({}, sign_in=sign_in) as gw, ThreadPoolExecutor(4) as pool:
+        try:
+            held = [pool.submit(call_from, gw, f"p{n}", GUESS, "192.0.2.1") for n in (0, 1)]
+            until(lambda: passwords.at_once == 2)  # both threads hold a check
+            status, said = call_from(gw, "p2", GUESS, "192.0.2.1")
+            assert (status, said["code"]) == (429, "rate_limited"), said
+            assert "address" in said["error"]
+            waiting = [pool.submit(call_from, gw, f"p{n}", GUESS, f"192.0.2.{n}") for n in (2, 3)]
+            # (the gate's count: admitted, waiting for a thread, nothing else to see)
+            until(lambda: sign_in.gate._addresses.total() == 4)
+            status, said = call_from(gw, "p4", GUESS, "192.0.2.4")
+            assert (status, said["code"]) == (429, "rate_limited"), said
+            assert "busy" in said["error"]
+        finally:
+            passwords.release.set()
+        assert [f.result(timeout=WAIT_S)[0] for f in held + waiting] == [401] * 4
+
+
+def test_a_client_that_hangs_up_keeps_its_place_until_its_hash_ends(
+        store: SqliteStore) -> None:
+    """Caught: the work was awaited unshielded, so a sign-in whose handler was cancelled
+    (its client hung up) gave back the name's and the address's place while its hash
+    still ran: a guesser who hangs up at once has a hash running per connection."""
+    sign_in = LocalSignIn(SignIns(Accounts(store), SECRET, cheap_passwords()),
+                          attempts=Attempts(lambda: 1000.0))
+    release = threading.Event()
+
+    async def scenario() -> None:
+        request = make_mocked_request("POST", PATH)
+        address = client_address(request)
+        attempt = asyncio.ensure_future(
+            sign_in._limited(request, "ana", lambda: release.wait(WAIT_S)))
+        while sign_in.gate.refusal("ana", address) is None:
+            await asyncio.sleep(0.01)
+        attempt.cancel()  # as aiohttp cancels the handler of a client gone
+        with pytest.raises(asyncio.CancelledError):
+            await attempt
+        await asyncio.sleep(0.1)
+        assert sign_in.gate.refusal("ana", address) is not None  # its hash still runs
+        release.set()
+        while sign_in._running:
+            await asyncio.sleep(0.01)
+        assert sign_in.gate.refusal("ana", address) is None
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), WAIT_S))
+    finally:
+        release.set()
+
+
 def test_a_success_is_not_counted_a_failure(store: SqliteStore) -> None:
     """Caught: an attempt charged before its work and not given back when it succeeded,
     so a player who signs in often locked her own name out."""
@@ -243,6 +326,19 @@ def test_an_operator_tokens_record_is_claimed_only_on_a_one_person_machine(
     with serving(store, cheap_passwords(), open_sign_in=True) as gw:
         status, answer = call(gw, "otto", PASSWORD)
     assert status == 200 and answer["claimed"] is True
+
+
+def test_a_cognito_players_record_is_never_claimed_even_on_a_one_person_machine(
+        store: SqliteStore) -> None:
+    """Caught: a claim looked only for a record without a password, so with open sign-in
+    the first password sent for a Cognito player's name set one, and the name signed in
+    here without the pool."""
+    Accounts(store).add(Account(name="cara", created_ms=1, sub="pool-sub"))
+    signing = SignIns(Accounts(store), SECRET, cheap_passwords())
+    with pytest.raises(SignInRefused) as refused:
+        signing.sign_in("cara", PASSWORD, may_claim=True)
+    assert refused.value.code == "bad_password"
+    assert Accounts(store).get("cara") == Account(name="cara", created_ms=1, sub="pool-sub")
 
 
 class BothReadFirst:
