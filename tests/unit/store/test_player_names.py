@@ -169,6 +169,19 @@ def test_the_bots_names_stay_reserved(sign_ins: SignIns, name: str) -> None:
     assert refusal(sign_ins, name) == "name_taken"
 
 
+def test_a_look_alike_of_a_player_from_before_records_is_name_taken(store: Store) -> None:
+    """Caught: a player with games and no record was found for a look-alike of their name
+    and taken for it: "sarn" beside the games of "sam" was answered as a wrong password,
+    and with open sign-in the name alone was given sam's record and token."""
+    store.put({"pk": keys.player("sam"), "sk": keys.rating("classic"), "rating": 1500})
+    sign_ins = SignIns(Accounts(store), SECRET, cheap_passwords())
+    assert refusal(sign_ins, "sarn") == "name_taken"
+    with pytest.raises(SignInRefused) as refused:
+        sign_ins.sign_in("sarn", None)
+    assert refused.value.code == "name_taken"
+    assert stored(store) == []
+
+
 # ---------------------------------------------------------------- records from before
 
 
