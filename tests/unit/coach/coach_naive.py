@@ -123,15 +123,39 @@ def proves(size: int, blocks: str, cands: Cands, rung: str, cell: int, digit: in
 
 
 def survivors(size: int, blocks: str, cands: Cands, cell: int) -> set[int]:
-    """The digits of the cell a trial (assume it, apply every rung) does not refute."""
+    """The digits of the cell a trial (assume it on top of every rung, then apply the
+    singles) does not refute."""
     base = fixpoint(size, blocks, cands, "pairs")
     alive = set()
     for d in base[cell]:
         trial = [set(c) for c in base]
         trial[cell] = {d}
         try:
-            fixpoint(size, blocks, trial, "pairs")
+            fixpoint(size, blocks, trial, "hidden_single")
         except Contradiction:
             continue
         alive.add(d)
     return alive
+
+
+def solved_by_trials(size: int, blocks: str, cands: Cands) -> bool:
+    """Strike every digit a trial refutes, apply every rung again, until the board is
+    solved (True) or a pass strikes nothing (False)."""
+    cands = fixpoint(size, blocks, cands, "pairs")
+    while any(len(c) > 1 for c in cands):
+        struck = False
+        for cell in range(size * size):
+            for d in sorted(cands[cell]):
+                if len(cands[cell]) == 1:
+                    break
+                trial = [set(c) for c in cands]
+                trial[cell] = {d}
+                try:
+                    fixpoint(size, blocks, trial, "hidden_single")
+                except Contradiction:
+                    cands[cell].discard(d)
+                    cands = fixpoint(size, blocks, cands, "pairs")
+                    struck = True
+        if not struck:
+            return False
+    return True

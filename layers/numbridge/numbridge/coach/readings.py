@@ -15,8 +15,9 @@ their heads without writing the digits down, so the fixpoint is what counts:
   leaves the rest of that other unit;
 - ``pairs``: two cells of a unit with the same two candidates keep those
   digits out of the rest of the unit;
-- ``beyond``: every other digit of the cell, assumed, runs into a contradiction
-  by the readings above (one trial, no nesting);
+- ``beyond``: on top of pairs, every other digit of the cell, assumed, runs into a
+  contradiction by singles (one trial, no nesting: the usual first step past the
+  named readings, and cheap enough to grade every deal);
 - ``guess``: none of these; the player picked among the digits they could not
   rule out (search would be needed).
 
@@ -48,6 +49,8 @@ _TECHNIQUES: dict[Logic, Techniques] = {
     "locked_candidates": Techniques(naked_pairs=False),
     "pairs": Techniques(),
 }
+# What a trial deduces before it gives up on a contradiction.
+_TRIAL = _TECHNIQUES["hidden_single"]
 _UNITS: tuple[Unit, ...] = ("row", "column", "block")
 
 
@@ -123,8 +126,8 @@ class Position:
         return Proof("guess", candidates=max(len(left), 1))
 
     def survivors(self, cell: int) -> list[int]:
-        """The digits of the cell that one trial each (assume it, deduce through pairs)
-        does not refute."""
+        """The digits of the cell that one trial each (assume it on top of what pairs
+        deduce, then deduce by singles) does not refute."""
         grid = self.grid
         base = self.masks("pairs")
         out = []
@@ -134,7 +137,7 @@ class Position:
             m ^= b
             trial = list(base)
             trial[cell] = b
-            if deduce(grid, trial, _TECHNIQUES["pairs"]) is not None:
+            if deduce(grid, trial, _TRIAL) is not None:
                 out.append(only_digit(b))
         return out
 
@@ -174,8 +177,8 @@ class Position:
 
 def grade(blocks: str, givens: str) -> Reading:
     """The hardest reading the whole solution needs from the givens: the first rung whose
-    deductions fill every cell, ``beyond`` when one trial per cell on top of pairs,
-    repeated, does, else ``guess``."""
+    deductions fill every cell, ``beyond`` when trials on top of pairs (each refuted
+    digit struck, then pairs again, round after round) do, else ``guess``."""
     position = Position(blocks, givens)
     for reading in LOGIC:
         if all(m & (m - 1) == 0 for m in position.masks(reading)):
@@ -184,34 +187,35 @@ def grade(blocks: str, givens: str) -> Reading:
 
 
 def _trials_solve(position: Position) -> bool:
-    """Repeat: refute each candidate that a trial contradicts, deduce through pairs;
-    until every cell has one digit (True) or a round refutes nothing (False)."""
+    """Passes of trials over the open cells, two-candidate cells first: a digit a trial
+    refutes is struck at once and pairs deduced again before the next trial. True when
+    every cell is down to one digit; False when a whole pass refutes nothing (the
+    fixpoint is the same in any order: each strike is sound, and only adds)."""
     grid = position.grid
-    masks = list(position.masks("pairs"))
+    masks = position.masks("pairs")
     pairs = _TECHNIQUES["pairs"]
     while True:
-        changed = False
-        for i, m in enumerate(masks):
-            if m & (m - 1) == 0:
-                continue
-            rest = m
+        refuted = False
+        for i in sorted((i for i, m in enumerate(masks) if m & (m - 1)),
+                        key=lambda i: masks[i].bit_count()):
+            rest = masks[i]
             while rest:
                 b = rest & -rest
                 rest ^= b
-                if not masks[i] & b or masks[i] == b:
-                    continue
+                if masks[i] & (masks[i] - 1) == 0 or not masks[i] & b:
+                    break  # settled by an earlier strike this pass
                 trial = list(masks)
                 trial[i] = b
-                if deduce(grid, trial, pairs) is None:
-                    masks[i] &= ~b
-                    changed = True
-            if changed:
-                narrowed = deduce(grid, masks, pairs)
+                if deduce(grid, trial, _TRIAL) is not None:
+                    continue
+                struck = list(masks)
+                struck[i] &= ~b
+                narrowed = deduce(grid, struck, pairs)
                 if narrowed is None:
                     return False  # cannot happen for a board with a solution
                 masks = narrowed
-                break
-        if all(m & (m - 1) == 0 for m in masks):
-            return True
-        if not changed:
+                refuted = True
+                if all(m & (m - 1) == 0 for m in masks):
+                    return True
+        if not refuted:
             return False
