@@ -28,6 +28,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "connect.json": APIGatewayWebSocketConnectEventModel,
     "disconnect.json": APIGatewayWebSocketDisconnectEventModel,
     "timer-sqs.json": SqsModel,
+    "lobby-sqs.json": SqsModel,
     "sweep.json": EventBridgeModel,
     **{path.name: APIGatewayWebSocketMessageEventModel for path in MESSAGES},
 }
