@@ -223,8 +223,10 @@ def test_the_token_opens_the_websocket(gateway: ThreadedGateway, recorder: Recor
 
 def test_a_player_from_before_accounts_is_not_claimed_by_signing_in(
         gateway: ThreadedGateway, store: SqliteStore) -> None:
-    """Games under a name with no record are nobody's to take by choosing a password:
-    the host gives the name one (``numbridge account reset``)."""
+    """Caught: the first password sent for a name with games and no record made the
+    account, so whoever chose a password first took that player's games and rating.
+    Games under a name with no record are nobody's to take by choosing a password: the
+    host gives the name one (``numbridge account reset``)."""
     store.put({"pk": keys.player("Ana"), "sk": keys.rating("classic"), "rating": 1500})
     status, answer = sign_in(gateway, "ana")
     assert (status, answer["code"]) == (401, "bad_password")

@@ -161,6 +161,8 @@ def test_of_two_first_passwords_at_once_one_wins_and_the_other_is_refused(
 
 
 def test_a_rehash_keeps_the_generation_and_yields_to_a_new_password(store: Store) -> None:
+    """Caught: a rehash moved the generation on (every token of the player ended at a
+    sign-in), or wrote over a password changed since the sign-in read the old one."""
     accounts = Accounts(store)
     accounts.add(Account(name="ana", created_ms=1, generation=4, password_hash="weak"))
     assert accounts.rehash("ana", "weak", "strong")
