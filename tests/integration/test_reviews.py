@@ -6,7 +6,7 @@ Review). On both stores."""
 from __future__ import annotations
 
 from harness import World
-from numbridge.coach import review, story_of
+from numbridge.coach import grade, review, story_of
 from players import first_moves, play_out, start_game
 
 
@@ -49,3 +49,17 @@ def test_a_resigned_game_is_reviewed_too(world: World) -> None:
 def test_a_message_for_no_game_is_dropped(world: World) -> None:
     world.review_sqs.sent.append({"body": {"game": "g-none"}})
     assert world.deliver_reviews() == {"batchItemFailures": []}
+
+
+def test_a_dealt_game_carries_its_grade_in_every_view_and_its_record(world: World) -> None:
+    """Catches a view or record without the board's grade, or a grade of another board
+    (of the board as it is now rather than as dealt)."""
+    ana, bob = world.join("ana"), world.join("bob")
+    game = start_game(world, "bridge", ana, bob)
+    [dealt] = [f["view"] for f in bob.frames if f["type"] == "state"]
+    assert dealt["grade"] == grade(dealt["blocks"], dealt["digits"])
+    first_moves(world, game, {"ana": ana, "bob": bob})
+    assert bob.ask("sync", game=game)["view"]["grade"] == dealt["grade"]
+    assert ana.ask("resign", game=game)["type"] == "ack"
+    record = ana.ask("record", game=game)["record"]
+    assert record["grade"] == dealt["grade"] == grade(record["layout"], record["givens"])

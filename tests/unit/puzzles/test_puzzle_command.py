@@ -12,6 +12,7 @@ import pytest
 from numbridge.cli import main as numbridge_main
 from numbridge.puzzles import puzzle_command as cli
 from numbridge.rules.geometry import Layout
+from numbridge.rules.seats import GRADES
 from puzzles_helpers import count_backtracking, satisfies_units
 
 DATA = Path(__file__).parents[2] / "data" / "sudoku17.txt"
@@ -135,7 +136,9 @@ def test_generate(
     boards = generate([*argv, "--seed", "1"], capsys, monkeypatch)
     assert len(boards) == 3
     for board in boards:
-        assert list(board) == ["size", "blocks", "givens"]
+        # the grade: the hardest reading the board needs (catches a board left ungraded)
+        assert list(board) == ["size", "blocks", "givens", "grade"]
+        assert board["grade"] in GRADES
         assert board["size"] == size
         givens, blocks = str(board["givens"]), str(board["blocks"])
         assert len(givens) == len(blocks) == size * size
@@ -155,7 +158,7 @@ def test_generate_with_solution(
     )
     assert len(boards) == 1
     board = boards[0]
-    assert list(board) == ["size", "blocks", "givens", "solution"]
+    assert list(board) == ["size", "blocks", "givens", "solution", "grade"]
     givens, solution, blocks = str(board["givens"]), str(board["solution"]), str(board["blocks"])
     assert all(g in (".", s) for g, s in zip(givens, solution, strict=True))
     assert satisfies_units(solution, blocks)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from numbridge.rules import (
@@ -191,6 +192,21 @@ def test_options_round_trip_and_validation() -> None:
         GameOptions.from_dict({**s.options.to_dict(), "variant": "chess"})
     with pytest.raises(ValueError):
         GameOptions.from_dict({**s.options.to_dict(), "take_price": 0})
+
+
+def test_a_boards_grade_is_kept_with_the_game() -> None:
+    """Catches the dealer's grade lost when a state is stored and loaded, or missing from
+    the view and the record, and an unknown grade accepted."""
+    s = deal("bridge")
+    graded = replace(s, board=replace(s.board, grade="locked_candidates"))
+    assert GameState.from_dict(graded.to_dict()).board.grade == "locked_candidates"
+    assert player_view(graded, "blue", 0)["grade"] == "locked_candidates"
+    assert "grade" not in player_view(s, "blue", 0)  # a board dealt before grades
+    assert GameState.from_dict(s.to_dict()).board.grade is None
+    done = apply(graded, "blue", Resign(), 1_000, rng()).state
+    assert archive_record(done)["grade"] == "locked_candidates"
+    with pytest.raises(ValueError, match="grade"):
+        replace(s.board, grade="easy")
 
 
 def test_archive_record_only_for_finished_games() -> None:

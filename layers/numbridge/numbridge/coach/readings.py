@@ -33,16 +33,16 @@ from typing import Literal
 
 from numbridge.bot.grid import Grid, bit, grid_for, only_digit
 from numbridge.bot.sudoku import Techniques, candidates, deduce
+from numbridge.rules.seats import GRADES, Grade
 
-Reading = Literal[
-    "naked_single", "hidden_single", "locked_candidates", "pairs", "beyond", "guess"
-]
+# One vocabulary with the board's grade (the rules keep it with the game).
+Reading = Grade
 Logic = Literal["naked_single", "hidden_single", "locked_candidates", "pairs"]
 Unit = Literal["row", "column", "block"]
 
 # The readings that prove by deduction alone, each with the deductions it may use.
 LOGIC: tuple[Logic, ...] = ("naked_single", "hidden_single", "locked_candidates", "pairs")
-READINGS: tuple[Reading, ...] = (*LOGIC, "beyond", "guess")
+READINGS: tuple[Reading, ...] = GRADES
 _TECHNIQUES: dict[Logic, Techniques] = {
     "naked_single": Techniques(hidden_singles=False, locked_candidates=False, naked_pairs=False),
     "hidden_single": Techniques(locked_candidates=False, naked_pairs=False),

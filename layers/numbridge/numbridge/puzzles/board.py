@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from numbridge.rules.geometry import SIZES, InvalidLayout, Layout
+from numbridge.rules.seats import Grade
 from numbridge.values import frozen
 
 # Clue counts a size allows at all: 17 is the proven minimum of a classic 9x9
@@ -35,6 +36,8 @@ class DealtBoard:
     blocks: str
     givens: str
     solution: str
+    # The hardest reading the solution needs from the givens (numbridge.coach.grade).
+    grade: Grade | None = None
 
     @property
     def layout(self) -> Layout:
@@ -53,6 +56,8 @@ class DealtBoard:
         }
         if with_solution:
             out["solution"] = self.solution
+        if self.grade is not None:
+            out["grade"] = self.grade
         return out
 
 

@@ -26,6 +26,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from numbridge.coach import grade
 from numbridge.puzzles.board import CLUE_LIMITS, DealError, DealtBoard
 from numbridge.puzzles.sat import DEAL, Engine, engine_for
 from numbridge.rules.geometry import SIZES, Layout
@@ -221,7 +222,8 @@ class _Dealer:
         solution = "".join(str((x - 1) % n + 1) for x in self.lits)
         chosen = set(givens)
         text = "".join(ch if c in chosen else "." for c, ch in enumerate(solution))
-        return DealtBoard(n, layout.to_string(), text, solution)
+        blocks = layout.to_string()
+        return DealtBoard(n, blocks, text, solution, grade(blocks, text))
 
 
 def check_settings(size: int, blocks: str, clues: int) -> None:

@@ -47,7 +47,7 @@ from .geometry import InvalidLayout, Layout
 from .highlight import candidates
 from .options import Board, GameOptions
 from .record import archive_record
-from .seats import Seat, Status, Variant, other
+from .seats import Grade, Seat, Status, Variant, other
 from .setup import new_game
 from .state import SCHEMA, GameState, RecordEntry, Result
 from .views import next_deadline, player_view, spectator_view
@@ -65,6 +65,7 @@ __all__ = [
     "GameOptions",
     "GameOver",
     "GameState",
+    "Grade",
     "IllegalAction",
     "InvalidLayout",
     "Layout",

@@ -14,7 +14,7 @@ from numbridge.rules.seats import EMPTY
 from numbridge.values import frozen
 
 from .geometry import Layout, parse_layout, validate_layout
-from .seats import BlockKind, Variant, is_block_kind, is_variant
+from .seats import BlockKind, Grade, Variant, is_block_kind, is_grade, is_variant
 
 MAX_TAKE_PRICE = 3  # a hand holds 3 tiles; a price above that could never be paid
 
@@ -125,9 +125,12 @@ class Board:
     layout: Layout
     givens: str
     solution: str
+    grade: Grade | None = None  # the dealer's rating (None: dealt before boards were graded)
 
     def __post_init__(self) -> None:
         check_board(self.layout, self.givens, self.solution)
+        if self.grade is not None and not is_grade(self.grade):
+            raise ValueError(f"unknown grade {self.grade!r}")
 
     @property
     def size(self) -> int:
@@ -138,12 +141,14 @@ class Board:
         return "".join("0" if g == EMPTY else "1" for g in self.givens)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        board = {
             "layout": self.layout.to_string(),
             "givens": self.givens,
             "solution": self.solution,
         }
+        return board if self.grade is None else {**board, "grade": self.grade}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Board:
-        return cls(parse_layout(data["layout"]), data["givens"], data["solution"])
+        return cls(parse_layout(data["layout"]), data["givens"], data["solution"],
+                   data.get("grade"))

@@ -13,6 +13,7 @@ def archive_record(state: GameState) -> dict[str, Any]:
     """Options, players, board, final position, solution, result and every recorded turn."""
     if state.status != "finished":
         raise IllegalAction(f"record: game {state.game_id} is not finished")
+    grade = {} if state.board.grade is None else {"grade": state.board.grade}
     return {
         "game": state.game_id,
         "options": state.options.to_dict(),
@@ -27,4 +28,5 @@ def archive_record(state: GameState) -> dict[str, Any]:
         "mistakes": {s: state.side(s).mistakes for s in SEATS},
         "clock_ms": {s: state.side(s).clock_ms for s in SEATS},
         "moves": [entry.to_dict() for entry in state.record],
+        **grade,
     }

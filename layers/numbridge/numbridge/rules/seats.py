@@ -8,6 +8,11 @@ Seat = Literal["blue", "red"]
 Variant = Literal["bridge", "blitz", "domains"]
 Status = Literal["playing", "adjourned", "finished"]
 BlockKind = Literal["regular", "irregular"]
+# How hard a board is (the coach's readings ladder, simplest first): the hardest reading
+# its solution needs from the givens (docs/coach.md).
+Grade = Literal["naked_single", "hidden_single", "locked_candidates", "pairs", "beyond", "guess"]
+GRADES: tuple[Grade, ...] = (
+    "naked_single", "hidden_single", "locked_candidates", "pairs", "beyond", "guess")
 
 SEATS: tuple[Seat, Seat] = ("blue", "red")
 VARIANTS: tuple[Variant, ...] = ("bridge", "blitz", "domains")
@@ -39,6 +44,10 @@ def is_status(value: object) -> TypeGuard[Status]:
 
 def is_block_kind(value: object) -> TypeGuard[BlockKind]:
     return value in BLOCK_KINDS
+
+
+def is_grade(value: object) -> TypeGuard[Grade]:
+    return value in GRADES
 
 
 def seat_or_none(value: object, what: str) -> Seat | None:

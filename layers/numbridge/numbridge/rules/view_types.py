@@ -3,7 +3,7 @@
 :mod:`.views` makes it; it goes out as :func:`.plain.plain` makes it (the
 fields left at their default absent). Beyond docs/contract.md's VIEW:
 ``last_mistake``, ``resume_requested``, ``block_owners``, ``moves``,
-``abortable``, ``swap_open``, and what the service adds: ``players.SEAT.online``,
+``abortable``, ``swap_open``, ``grade``, and what the service adds: ``players.SEAT.online``,
 ``offers.rematch`` and ``rematch``.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from numbridge.values import frozen
 
 from .counts import BlockCounts
-from .seats import BlockKind, Seat, Status, Variant
+from .seats import BlockKind, Grade, Seat, Status, Variant
 from .state import LastMistake, Result
 
 
@@ -115,3 +115,6 @@ class View:
     """Bridge/Blitz: the player to move may swap now (pie rule), as in ``turn``"""
     rematch: str | None = None
     """a finished game's rematch, once dealt (the service's knowledge, added by it)"""
+    grade: Grade | None = None
+    """how hard the board is: the hardest reading its solution needs from the givens,
+    the coach's ladder (docs/coach.md)"""

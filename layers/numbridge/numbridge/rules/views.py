@@ -137,6 +137,7 @@ def _view(state: GameState, now_ms: int, seat: Seat | None) -> View:
         # the player to move may swap, as before there was ``swap_open``.
         swap_available=extra.swap_open and (seat is None or seat == state.to_move),
         swap_open=extra.swap_open,
+        grade=state.board.grade,
     )
 
 

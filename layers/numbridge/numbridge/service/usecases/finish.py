@@ -14,7 +14,7 @@ from numbridge.names import bot_level
 from numbridge.protocol.answers import RatingChange
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
-from numbridge.service.usecases.views import summary
+from numbridge.service.usecases.views import board_grade, summary
 from numbridge.store.bot_slots import BotSlots
 from numbridge.store.club import Archive, PlayerGames, Ratings
 from numbridge.store.live import LiveGames, PlayingGames
@@ -28,7 +28,8 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
     extras: dict[str, dict[str, Any]] = {seat: {} for seat in SEATS}  # summary's keywords
     writes: list[Write] = []
     if after.status == "finished":
-        writes.append(Archive.put_write(after.game_id, rules.archive_record(after)))
+        record = {**rules.archive_record(after), "grade": board_grade(after.board)}
+        writes.append(Archive.put_write(after.game_id, record))
         if aborted(after):
             for seat in SEATS:
                 extras[seat]["rated"] = False

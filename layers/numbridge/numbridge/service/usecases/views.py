@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-from numbridge import rules
+from numbridge import coach, rules
 from numbridge.protocol import answers, render
 from numbridge.store.games import StoredEvent
 from numbridge.store.rematches import Rematch
@@ -32,7 +33,20 @@ def state_frame(state: rules.GameState, seat: rules.Seat | None, now_ms: int,
             else rules.player_view(state, seat, now_ms))
     add_presence(view, online)
     add_rematch(view, state, rematch)
+    view.setdefault("grade", board_grade(state.board))
     return answers.State(game=state.game_id, v=state.v, view=view, id=request_id).frame()
+
+
+def board_grade(board: rules.Board) -> rules.Grade:
+    """The board's grade: the dealer's, kept with the game; for a board dealt without one
+    (before boards were graded, or by a caller that dropped it) the coach grades it here
+    (a few milliseconds, once per board and container)."""
+    return board.grade or _graded(board.layout.to_string(), board.givens)
+
+
+@lru_cache(maxsize=256)
+def _graded(blocks: str, givens: str) -> rules.Grade:
+    return coach.grade(blocks, givens)
 
 
 def add_presence(view: dict[str, Any], online: Mapping[str, bool] | None) -> None:
