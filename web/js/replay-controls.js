@@ -1,6 +1,8 @@
 /* A finished game's record replayed on the board: the step shown, stepping, playing. */
 
-import { cellAt, clampStep, lastStep, mistakeAt, positionAt, replayView } from './replay.js';
+import { $, h, fill } from './dom.js';
+import { t } from './i18n.js';
+import { cellAt, clampStep, lastStep, mistakeAt, positionAt, replayView, reviewSummary } from './replay.js';
 import { shownGame } from './ui-state.js';
 
 const REPLAY_MS = 700; // one move per this while the replay plays
@@ -18,6 +20,7 @@ export function replayBoard(app, game) {
   const k = replayStep(app, game);
   const position = positionAt(record, k);
   const mistake = mistakeAt(record, position);
+  showReview(record);
   return {
     view: replayView(record, k, position),
     digit: null,
@@ -29,6 +32,32 @@ export function replayBoard(app, game) {
     hover: app.ui.hover,
     focus: app.ui.focus,
   };
+}
+
+/**
+ * The coach's summary under the replay's step (the panel is built before the board is
+ * drawn, so this comes after it): the board's grade and each player's review, once the
+ * record has them. Redrawn only when the record or the language changes.
+ */
+function showReview(record) {
+  const holder = $('#record');
+  if (!holder) return;
+  let node = holder.querySelector('#replay-review');
+  const lines = reviewSummary(record);
+  if (!lines.length) {
+    if (node) node.remove();
+    return;
+  }
+  const key = `${record.game}|${document.documentElement.lang}|${record.review ? 1 : 0}`;
+  if (node && node.dataset.key === key) return;
+  if (!node) {
+    node = h('div', { id: 'replay-review', class: 'replay-review small' });
+    const end = holder.querySelector('#replay-end');
+    if (end) end.after(node);
+    else holder.append(node);
+  }
+  node.dataset.key = key;
+  fill(node, h('h4', {}, t('review.title')), lines.map((line) => h('p', {}, line)));
 }
 
 export function replayTo(app, k) {

@@ -11,7 +11,10 @@
  *   take       the clue cell becomes the mover's (its digit was shown from the start);
  *   swap       the pie rule: blue's first cell becomes red's;
  *   anything else (exchange, timeout, pass, resign, draw, time, adjourn, resume): nothing
- *   on the board. */
+ *   on the board.
+ * Once the coach has reviewed the game the record carries `review` (docs/coach.md):
+ * each turn's entry rides along on its step's `move` (as `move.review`), and
+ * `reviewSummary` words the players' summaries and the board's `grade`. */
 
 import { blockSummary } from './geometry.js';
 import { cellText, seatName } from './format.js';
@@ -50,11 +53,28 @@ export function startPosition(record) {
   };
 }
 
+// Each record's review entries by move index, made once per record.
+const reviewed = new WeakMap();
+
+/** The coach's entry for the record's move `n` (its index in `moves`), or null. */
+export function reviewEntry(record, n) {
+  const moves = record && record.review && Array.isArray(record.review.moves) ? record.review.moves : null;
+  if (!moves) return null;
+  let byMove = reviewed.get(record);
+  if (!byMove) {
+    byMove = new Map(moves.map((entry) => [entry.n, entry]));
+    reviewed.set(record, byMove);
+  }
+  return byMove.get(n) || null;
+}
+
 /** The position after entry `move` (a new object; `position` is left alone). */
 export function applyMove(record, position, move) {
   const n = record.size;
+  const review = reviewEntry(record, position.step);
   const next = {
-    ...position, step: position.step + 1, mistakes: { ...position.mistakes }, move,
+    ...position, step: position.step + 1, mistakes: { ...position.mistakes },
+    move: review ? { ...move, review } : move,
   };
   if (TURN_ACTIONS.has(move.action)) next.turns += 1;
   const cell = Array.isArray(move.cell) ? move.cell : null;
@@ -136,8 +156,71 @@ export function cellAt(record, position) {
 // Record entries worded by key `record.<action>` (place and take have their own).
 const WORDED = new Set(['exchange', 'timeout', 'pass', 'resign', 'draw', 'time', 'adjourn', 'auto_adjourn', 'resume']);
 
-/** One entry in words: `(r,c)` cells, digits, what was paid. */
+const readingName = (reading) => t(`review.reading.${reading}`);
+const raceCells = (cells) => (cells === null || cells === undefined ? t('review.cut_off') : cells);
+
+/**
+ * A turn as the coach saw it, in words: a placement's reading (a guess among how many
+ * digits), a mistake's or a take's or an exchange's verdict (what was provable in hand
+ * instead), and in Bridge and Blitz the race after it. Empty for no entry.
+ */
+export function reviewText(entry, move, players = {}) {
+  if (!entry) return '';
+  const parts = [];
+  if (entry.reading === 'guess') parts.push(t('review.guess', { count: entry.candidates ?? 2 }));
+  else if (entry.reading && entry.unit) {
+    parts.push(t('review.reading_in', { reading: readingName(entry.reading), unit: t(`review.unit.${entry.unit}`) }));
+  } else if (entry.reading) parts.push(readingName(entry.reading));
+  else if (entry.avoidable === true && entry.instead) {
+    parts.push(t('review.avoidable', {
+      digit: entry.instead.digit, cell: cellText(entry.instead.cell), reading: readingName(entry.instead.reading),
+    }));
+  } else if (entry.avoidable === false) {
+    parts.push(t(move && move.action === 'place' ? 'review.gamble' : 'review.nothing_sure'));
+  }
+  if (entry.race) {
+    parts.push(t('review.race', {
+      blue: players.blue || seatName('blue'), blue_cells: raceCells(entry.race.blue),
+      red: players.red || seatName('red'), red_cells: raceCells(entry.race.red),
+    }));
+  }
+  return parts.join(' · ');
+}
+
+/**
+ * The review's summary in words, one line each: the board's grade, then per player the
+ * placements proven, the guesses (and how many paid), the avoidable mistakes, and in
+ * Bridge and Blitz the moves (numbered as the moves list is) that changed the race most.
+ * Empty when the record has no review and no grade.
+ */
+export function reviewSummary(record) {
+  const lines = [];
+  if (record && record.grade) lines.push(t('review.grade', { reading: readingName(record.grade) }));
+  const summary = record && record.review && record.review.summary;
+  if (!summary) return lines;
+  const players = record.players || {};
+  for (const seat of ['blue', 'red']) {
+    const mine = summary[seat];
+    if (!mine) continue;
+    const name = players[seat] || seatName(seat);
+    lines.push(t('review.summary', {
+      name, proven: mine.proven ?? 0, placements: mine.placements ?? 0, guesses: mine.guesses ?? 0,
+      paid: mine.guesses_paid ?? 0, avoidable: mine.avoidable_mistakes ?? 0,
+    }));
+    const race = Array.isArray(mine.race_moves) ? mine.race_moves : [];
+    if (race.length) lines.push(t('review.race_moves', { name, moves: race.map((m) => `#${m.n + 1}`).join(', ') }));
+  }
+  return lines;
+}
+
+/** One entry in words: `(r,c)` cells, digits, what was paid; the coach's word on it once reviewed. */
 export function moveText(move, players = {}) {
+  const text = entryText(move, players);
+  const review = move.review ? reviewText(move.review, move, players) : '';
+  return review ? t('review.with', { move: text, review }) : text;
+}
+
+function entryText(move, players) {
   const who = players[move.seat] || seatName(move.seat);
   const cell = Array.isArray(move.cell) ? cellText(move.cell) : '';
   const paid = Array.isArray(move.discarded) && move.discarded.length ? move.discarded.join(' ') : '';
