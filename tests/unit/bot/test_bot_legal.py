@@ -29,7 +29,7 @@ VIEW_KEYS = {
     "game", "v", "room", "variant", "size", "blocks", "digits", "owners", "clues", "you",
     "players", "hand", "bag", "turn", "now_ms", "deadline_ms", "status", "result", "offers",
     "options", "last_mistake", "resume_requested", "moves", "moves_left_in_pair",
-    "block_table", "block_owners", "swap_available", "swap_open", "abortable",
+    "block_table", "block_owners", "swap_available", "swap_open", "abortable", "grade",
 }
 MAX_ACTIONS = 1_500
 

@@ -75,7 +75,7 @@ EVENT_KINDS = {
     "finished",
 }
 VIEW_KEYS = PROTOCOL_KEYS | EXTRA_KEYS | {
-    "moves_left_in_pair", "block_table", "block_owners", "swap_available", "swap_open",
+    "moves_left_in_pair", "block_table", "block_owners", "swap_available", "swap_open", "grade",
 }
 
 
