@@ -20,6 +20,12 @@ export const ANSWERS = new Set(['ack', 'error', 'rooms', 'proposal', 'proposals'
   'candidates', 'leaderboard', 'live', 'lobby', 'seek']);
 
 const MAX_BACKOFF_MS = 15000;
+/** API Gateway closes a connection that carried nothing for 10 minutes: after 9 minutes in
+ * which the page sent nothing, one `ping` (a route API Gateway answers itself, with no
+ * function and no reply; `numbridge serve` drops it the same way: docs/aws.md, "Idle
+ * connections"). The only frame the page ever sends on a timer. */
+export const KEEP_ALIVE_MS = 9 * 60 * 1000;
+export const KEEP_ALIVE_FRAME = '{"action":"ping"}';
 
 function randomPrefix() {
   return Array.from(crypto.getRandomValues(new Uint8Array(5)),
@@ -46,6 +52,7 @@ export class Connection {
     this.everOpened = false;
     this.retryAt = 0;
     this.timer = null;
+    this.keepAlive = null;
     this.pending = new Map(); // id -> {frame, onAnswer, quiet}
     this.prefix = randomPrefix();
     this.counter = 0;
@@ -66,9 +73,23 @@ export class Connection {
     const frame = { action, id: this.nextId(), ...(fields || {}) };
     if (!this.isOpen && DROPPED.has(action)) return null;
     this.pending.set(frame.id, { frame, onAnswer: onAnswer || null, quiet });
-    if (this.isOpen) this.ws.send(JSON.stringify(frame));
+    if (this.isOpen) this.send(JSON.stringify(frame));
     else this.hooks.onQueued();
     return frame.id;
+  }
+
+  send(text) {
+    this.ws.send(text);
+    this.quietFromNow();
+  }
+
+  /** The keep-alive counts from the last frame sent on the open socket. */
+  quietFromNow() {
+    clearTimeout(this.keepAlive);
+    this.keepAlive = setTimeout(() => {
+      this.keepAlive = null;
+      if (this.isOpen) this.send(KEEP_ALIVE_FRAME);
+    }, KEEP_ALIVE_MS);
   }
 
   /** Use this token from now on (nothing another token had asked is sent again). */
@@ -129,6 +150,7 @@ export class Connection {
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
+      clearTimeout(this.keepAlive);
       this.dropped();
     };
   }
@@ -137,6 +159,7 @@ export class Connection {
   stop(state = 'idle') {
     this.generation += 1;
     clearTimeout(this.timer);
+    clearTimeout(this.keepAlive);
     this.timer = null;
     if (this.ws) {
       const old = this.ws;
@@ -148,9 +171,10 @@ export class Connection {
 
   opened() {
     const unanswered = [...this.pending.values()];
+    this.quietFromNow();
     this.hooks.onOpen();
     // Changes sent but not answered: the same ids again (the server applies each once).
-    for (const pending of unanswered) this.ws.send(JSON.stringify(pending.frame));
+    for (const pending of unanswered) this.send(JSON.stringify(pending.frame));
   }
 
   dropped() {
