@@ -171,12 +171,15 @@ export function reviewText(entry, move, players = {}) {
   else if (entry.reading && entry.unit) {
     parts.push(t('review.reading_in', { reading: readingName(entry.reading), unit: t(`review.unit.${entry.unit}`) }));
   } else if (entry.reading) parts.push(readingName(entry.reading));
-  else if (entry.avoidable === true && entry.instead) {
-    parts.push(t('review.avoidable', {
-      digit: entry.instead.digit, cell: cellText(entry.instead.cell), reading: readingName(entry.instead.reading),
-    }));
-  } else if (entry.avoidable === false) {
-    parts.push(t(move && move.action === 'place' ? 'review.gamble' : 'review.nothing_sure'));
+  else {
+    if (entry.ruled_out && move) parts.push(t('review.ruled_out', { digit: move.digit }));
+    if (entry.avoidable === true && entry.instead) {
+      parts.push(t('review.avoidable', {
+        digit: entry.instead.digit, cell: cellText(entry.instead.cell), reading: readingName(entry.instead.reading),
+      }));
+    } else if (entry.avoidable === false && !entry.ruled_out) {
+      parts.push(t(move && move.action === 'place' ? 'review.gamble' : 'review.nothing_sure'));
+    }
   }
   if (entry.race) {
     parts.push(t('review.race', {

@@ -63,6 +63,8 @@ test('a move in words says what the coach saw in it', () => {
     'a fair gamble: no tile in hand was sure');
   assert.equal(reviewText({ n: 0, seat: 'red', reading: null, avoidable: false }, { action: 'exchange' }),
     'no tile in hand was sure');
+  assert.equal(reviewText({ n: 0, seat: 'red', reading: null, avoidable: false, ruled_out: true, candidates: 2 },
+    { action: 'place', digit: 4 }), '4 could be ruled out there');
 });
 
 test("the summary names the board's grade, each player's figures and the race's turning moves", () => {

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from coach_games import finished
-from coach_naive import RUNGS, fixpoint, proves, start
+from coach_naive import RUNGS, fixpoint, proves, start, survivors
 from numbridge.coach import Story, review, story_of
 from testkit.sudoku import units
 
@@ -92,6 +92,10 @@ def test_every_turn_is_weighed_from_the_board_its_player_saw(game: dict[str, Any
             sure = {(i, d) for i, ch in enumerate(digits) if ch == "." for d in move["hand"]
                     if known[i] == {d}}
             assert entry["avoidable"] == bool(sure)
+            if move["action"] == "place":  # a mistake: the digits left to gamble on
+                alive = survivors(size, blocks, cands, cell)
+                assert entry["candidates"] == len(alive) >= 1
+                assert entry["ruled_out"] == (move["digit"] not in alive)
             if sure:
                 r, c = entry["instead"]["cell"]
                 assert (r * size + c, entry["instead"]["digit"]) in sure

@@ -10,6 +10,9 @@ the solution is not in it). The answer is PROTOCOL.md's Review shape::
 
 - a correct placement: its simplest ``reading`` (:mod:`.readings`); a guess says
   how many ``candidates`` were left, a hidden single seen at once its ``unit``;
+- a mistake: how many ``candidates`` the player could not rule out in that cell, and
+  ``ruled_out``: the digit placed was not among them (a reading, or one trial, showed it
+  wrong);
 - a mistake, a take, an exchange: ``reading`` null and ``avoidable``, true when a
   tile in the hand had a placement a deductive reading proved then (``instead``:
   the simplest, ``{"cell", "digit", "reading"}``); absent when the record kept no
@@ -132,6 +135,11 @@ def _weigh(position: Callable[[], Position], turn: Turn, entry: dict[str, Any],
             tally.readings[proof.reading] += 1
             return
         tally.mistakes += 1
+        # What the gamble was: the digits the player could not rule out there (the
+        # chance a fair guess had), and whether the digit placed was one they could.
+        left = position().survivors(turn.cell)
+        entry["candidates"] = len(left)
+        entry["ruled_out"] = turn.digit not in left
         if _avoidable(position(), turn, entry, size):
             tally.avoidable_mistakes += 1
     elif turn.action in ("take", "exchange") and _avoidable(position(), turn, entry, size):
