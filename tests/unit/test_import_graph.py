@@ -22,7 +22,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"puzzles", "protocol", "store", "sam_template"}),
     frozenset({"service"}),
     frozenset({"local"}),
-    frozenset({"botcli", "clubfile"}),
+    frozenset({"botcli", "clubfile", "fairplay"}),
     frozenset({"cli"}),
     frozenset({"__main__"}),
 )
