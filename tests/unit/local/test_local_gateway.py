@@ -74,6 +74,19 @@ def test_handshake_refused_with_the_connect_status(
     assert gateway.server.registry.all() == []
 
 
+def test_a_second_token_parameter_is_refused_before_connect(
+        gateway: ThreadedGateway, recorder: Recorder) -> None:
+    """Caught: the gateway passed ``token=A&token=B`` on to $connect, whose handler may read
+    one token and the gateway's expiry timer the other. It is refused at the door (400)
+    before any handler runs, whatever $connect would have said."""
+    for query in ("token=good&token=forged", "token=good&token=good"):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"{gateway.ws_url}?{query}", open_timeout=10)
+        assert refused.value.response.status_code == 400
+    assert recorder.events("connect") == []
+    assert gateway.server.registry.all() == []
+
+
 def test_connect_without_status_is_accepted(gateway: ThreadedGateway) -> None:
     with open_socket(gateway, "silent"):
         pass
