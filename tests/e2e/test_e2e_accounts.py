@@ -21,7 +21,7 @@ from e2e_server import LocalServer, ServerFailed
 from numbridge.auth import issue_token
 from numbridge.local.data.datadir import token_secret
 from numbridge.store import keys
-from numbridge.store.accounts import Account
+from numbridge.store.accounts import Account, Accounts
 from numbridge.store.sqlite import SqliteStore
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
@@ -136,6 +136,90 @@ def test_a_record_of_an_earlier_version_signs_in_and_keeps_its_look_alikes_out(
         server.kill()
 
 
+def test_a_token_for_a_look_alike_of_a_player_is_refused_as_taken(
+        local_server: LocalServer) -> None:
+    """Caught: ``numbridge token sarn`` beside the player "sam" said "the player is called
+    'sam'", as if "sarn" were his name in another spelling, not a look-alike of it."""
+    server = local_server
+    assert server.sign_in("sam", PASSWORD)[0] == 200
+    secret = {"TOKEN_SECRET": token_secret(server.data_dir)}
+    refused = numbridge("token", "sarn", *server.store_args(), env=secret)
+    assert refused.returncode == 2, refused
+    assert "'sarn' is taken" in refused.stderr and "'sam'" in refused.stderr, refused.stderr
+    spelt = numbridge("token", "SAM", *server.store_args(), env=secret)
+    assert spelt.returncode == 2 and "called 'sam'" in spelt.stderr, spelt.stderr
+
+
+def a_data_dir(tmp_path: Path, *items: dict[str, Any]) -> Path:
+    """A data directory whose store holds ``items`` (no server on it)."""
+    data = tmp_path / "data"
+    tmp_path.mkdir(exist_ok=True)
+    data.mkdir(mode=0o700)
+    store = SqliteStore(data / "numbridge.db", synchronous="NORMAL")
+    for item in items:
+        store.put(item)
+    store.close()
+    return data
+
+
+def records(data: Path) -> dict[str, Account]:
+    store = SqliteStore(data / "numbridge.db", synchronous="NORMAL")
+    try:
+        return {a.name: a for a in Accounts(store).all()}
+    finally:
+        store.close()
+
+
+def test_the_host_commands_never_reach_a_look_alikes_record(tmp_path: Path) -> None:
+    """Caught: ``numbridge account reset sarn`` (or revoke, disable) found the record of
+    "sam", whose look-alike "sarn" is, and changed it: the host gave sam's account a new
+    password, printed for "sarn"; and with "sam" a player of games from before records,
+    reset made sam a record with that password."""
+    sam = Account(name="sam", created_ms=1, password_hash=PasswordHasher().hash(PASSWORD))
+    data = a_data_dir(tmp_path, sam.item())
+    for command in ("reset", "revoke", "disable"):
+        done = numbridge("account", command, "sarn", "--data-dir", str(data))
+        assert done.returncode != 0 and "looks the same" in done.stderr, (command, done)
+    assert records(data) == {"sam": sam}
+
+    earlier = a_data_dir(tmp_path / "earlier", {
+        "pk": keys.player("sam"), "sk": keys.rating("classic"), "rating": 1500})
+    done = numbridge("account", "reset", "sarn", "--data-dir", str(earlier))
+    assert done.returncode != 0 and "no player" in done.stderr, done
+    assert records(earlier) == {}
+
+
+def test_reset_gives_a_player_from_before_records_a_record_that_ends_earlier_tokens(
+        tmp_path: Path) -> None:
+    """Caught: the record ``numbridge account reset`` makes for a player with games and no
+    record had generation 0, so the tokens minted before it (generation 0) still
+    connected as the player after the host gave the name a password."""
+    data = a_data_dir(tmp_path, {
+        "pk": keys.player("Sam"), "sk": keys.rating("classic"), "rating": 1500})
+    done = numbridge("account", "reset", "SAM", "--data-dir", str(data))
+    assert done.returncode == 0, done.stderr
+    made = records(data)["Sam"]  # the player's spelling, as their games have it
+    assert made.generation == 1 and made.password_hash is not None
+
+
+def test_rekey_moves_a_record_from_before_and_says_so(tmp_path: Path) -> None:
+    """Caught: ``numbridge account rekey`` moved nothing, or said nothing of what it moved
+    or left: records from before stayed under their earlier keys in a DynamoDB table."""
+    sam = Account(name="Sam", created_ms=1, generation=2)
+    data = a_data_dir(tmp_path, {**sam.item(), "pk": keys.account("sam"), "gsi1sk": "sam"})
+    done = numbridge("account", "rekey", "--data-dir", str(data))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("1 records moved"), done.stdout
+    store = SqliteStore(data / "numbridge.db", synchronous="NORMAL")
+    try:
+        assert store.get(keys.account("sam"), keys.ACCOUNT) is None
+        assert store.get(*Accounts.key("Sam")) is not None
+    finally:
+        store.close()
+    again = numbridge("account", "rekey", "--data-dir", str(data))
+    assert again.stdout.startswith("0 records moved"), again.stdout
+
+
 def test_a_password_change_ends_the_earlier_tokens(local_server: LocalServer) -> None:
     server = local_server
     _, made = server.sign_in("bob", PASSWORD)
@@ -236,7 +320,7 @@ def test_tokens_minted_after_a_revoke_carry_the_new_generation_and_a_disabled_pl
 
     first = minted().stdout.strip()
     assert claims_of(first)["gen"] == 0
-    assert handshake(server, first) == 101  # her record is made at this first connect
+    assert handshake(server, first) == 101  # her record was made when it was minted
     assert numbridge("account", "revoke", "eve", *server.store_args()).returncode == 0
     second = minted().stdout.strip()
     assert claims_of(second)["gen"] == 1
