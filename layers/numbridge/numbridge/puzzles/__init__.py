@@ -5,7 +5,7 @@ Public API::
     DealtBoard(size, blocks, givens, solution)      # N*N characters each
     DealError                                       # RuntimeError
     InvalidBoard                                    # ValueError: text that is no board
-    deal_board(size, blocks, clues, rng, budget_s=10.0) -> DealtBoard
+    deal_board(size, blocks, clues, rng, budget_s=10.0, grades=None) -> DealtBoard
     count_solutions(givens, blocks=None, limit=2) -> int
     random_layout(size, rng) -> Layout
 
@@ -16,6 +16,7 @@ package (the rules engine and the lobby must not pay for it).
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from typing import Literal
 
 from numbridge.puzzles.board import DealError, DealtBoard, InvalidBoard
@@ -37,6 +38,7 @@ def deal_board(
     clues: int,
     rng: random.Random,
     budget_s: float = 10.0,
+    grades: Collection[str] | None = None,
 ) -> DealtBoard:
     """Deal a board: a random solution and exactly ``clues`` givens that fix it.
 
@@ -49,10 +51,15 @@ def deal_board(
     Raises :class:`DealError` for a size, block kind or clue count no board can
     have (9x9: 17…81 clues, 6x6: 8…36), or if no board is found within
     ``budget_s`` seconds (the room ranges, 22…34 and 10…16, take milliseconds).
+
+    Every board comes graded (``grade``: the hardest reading its solution needs,
+    numbridge.coach). With ``grades`` only a board of one of those grades is dealt:
+    others are dealt again, within the same budget (a grade rare at that clue count,
+    a ``beyond`` at 34 clues, say, may run it out).
     """
     from numbridge.puzzles.deal import deal_board as deal
 
-    return deal(size, blocks, clues, rng, budget_s)
+    return deal(size, blocks, clues, rng, budget_s, grades=grades)
 
 
 def count_solutions(givens: str, blocks: str | None = None, limit: int = 2) -> int:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from numbridge.coach import grade
 from numbridge.puzzles.board import CLUE_LIMITS, DealError, DealtBoard
 from numbridge.puzzles.sat import DEAL, Engine, engine_for
 from numbridge.rules.geometry import SIZES, Layout
+from numbridge.rules.seats import GRADES
 
 # Random givens drawn before the informed ones: K - margin.
 START_MARGIN = {9: 10, 6: 5}
@@ -47,6 +49,7 @@ class DealStats:
     layouts: int = 0
     solves: int = 0
     skipped: int = 0
+    off_grade: int = 0  # boards dealt whose grade was not one asked for
     first_minimal: list[int] = field(default_factory=list)
 
 
@@ -244,9 +247,12 @@ def deal_board(
     rng: random.Random,
     budget_s: float = 10.0,
     stats: DealStats | None = None,
+    grades: Collection[str] | None = None,
 ) -> DealtBoard:
     """See :func:`numbridge.puzzles.deal_board`."""
     check_settings(size, blocks, clues)
+    if grades is not None and not set(grades) & set(GRADES):
+        raise DealError(f"no board has a grade among {sorted(grades)}: grades are {GRADES}")
     stats = stats if stats is not None else DealStats()
     deadline = time.monotonic() + budget_s
     # Production passes SystemRandom and shares cached solvers. Any other source
@@ -277,11 +283,16 @@ def deal_board(
                 finally:
                     engine.retire(dealer.act)
             if givens is not None:
-                return dealer.board(givens, layout)
+                board = dealer.board(givens, layout)
+                # A board of another grade: a new solution, until one fits or time is up.
+                if grades is None or board.grade in grades:
+                    return board
+                stats.off_grade += 1
             if time.monotonic() > deadline:
                 raise _Timeout
     except _Timeout:
+        wanted = "" if grades is None else f" of grade {'/'.join(sorted(grades))}"
         raise DealError(
-            f"no {size}x{size} board with {blocks} blocks and {clues} clues was found "
+            f"no {size}x{size} board{wanted} with {blocks} blocks and {clues} clues was found "
             f"within {budget_s:g} s"
         ) from None
