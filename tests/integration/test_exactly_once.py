@@ -4,12 +4,13 @@ whatever fails after the commit — a timer not sent, a lost answer, a dead proc
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 from harness import Conn, World
 from numbridge.store import keys
+from numbridge.store.club import Ratings
 from numbridge.store.port import Write
 from numbridge.store.sqlite import SqliteStore
 from players import current, start_game
@@ -27,16 +28,18 @@ def to_red_pair(world: World, ana: Conn, game: str) -> None:
     assert (state.turn, state.moves_left_in_pair) == ("red", 2)
 
 
-def after_commit(world: World, failure: Callable[[], None]) -> Callable[[], None]:
-    """Make the store fail once right after a commit has landed; undo with the result."""
+def after_commit(world: World, failure: Callable[[], None],
+                 nth: int = 1) -> Callable[[], None]:
+    """Make the store fail once right after a commit has landed (the ``nth`` from now);
+    undo with the result."""
     store = world.svc.store
     real = store.transact
-    armed = [True]
+    left = [nth]
 
-    def transact(writes: list[Write]) -> None:
+    def transact(writes: Sequence[Write]) -> None:
         real(writes)
-        if armed[0]:
-            armed[0] = False
+        left[0] -= 1
+        if left[0] == 0:
             failure()
 
     store.transact = transact  # type: ignore[method-assign]
@@ -157,3 +160,138 @@ def test_a_receipt_lasts_an_hour_then_the_id_is_free(world: World) -> None:
     second = ana.ask("propose", room="bridge", id="hourly")
     assert second["type"] == "proposal"
     assert second["proposal"]["id"] != first["proposal"]["id"]
+
+
+# ---------------------------------------------------------------- quick pairing
+
+
+def killed() -> None:
+    raise SystemExit("killed between the commit and the answer")
+
+
+def games_of(conn: Conn) -> list[str]:
+    return [g["game"] for g in conn.ask("games")["games"]]
+
+
+def waiting_seekers(world: World) -> list[str]:
+    return sorted(s.player for s in world.svc.seeks.in_room("blitz", world.clock()))
+
+
+def two_waiting(world: World) -> tuple[Conn, Conn, Conn]:
+    """Ana (1400) and Cy (1600) seek Blitz, too far apart for each other; Bob (new: 1500)
+    fits either."""
+    for player, rating in [("ana", 1400.0), ("cy", 1600.0)]:
+        world.store.transact([Ratings.put_write(
+            player, "blitz", {"rating": rating, "rd": 60.0, "volatility": 0.06}, games=30,
+            expected_rv=None, provisional=False)])
+    ana, cy, bob = world.join("ana"), world.join("cy"), world.join("bob")
+    assert ana.ask("seek", room="blitz")["type"] == "seek"
+    assert cy.ask("seek", room="blitz")["type"] == "seek"
+    assert waiting_seekers(world) == ["ana", "cy"]
+    return ana, cy, bob
+
+
+def test_a_seek_killed_after_its_pairing_is_answered_from_its_receipt_and_pairs_no_more(
+    world: World,
+) -> None:
+    """Catches: a seek's receipt written after its pairing, not with it — the retry
+    pairs the seeker again, with the next who waits (a second game)."""
+    bob = two_waiting(world)[2]
+    undo = after_commit(world, killed)  # bob's first commit: the pairing
+    try:
+        with pytest.raises(SystemExit):
+            bob.send("seek", room="blitz", id="k-1")
+    finally:
+        undo()
+    [game] = games_of(bob)  # the pairing landed
+    [partner] = set(current(world, game).players.values()) - {"bob"}
+    assert waiting_seekers(world) == sorted({"ana", "cy"} - {partner})
+    # The retry is answered as the pairing answers (its state was pushed, not remembered:
+    # the game is in bob's `games`), and bob plays one game.
+    retry = bob.send("seek", room="blitz", id="k-1")
+    assert games_of(bob) == [game]
+    assert retry == [{"type": "ack", "id": "k-1"}]
+    assert waiting_seekers(world) == sorted({"ana", "cy"} - {partner})  # not taken
+
+
+def test_a_seek_killed_after_it_was_stored_is_answered_with_that_seek(world: World) -> None:
+    """Catches: the retry storing a second seek in place of the first, answered with
+    another seek than the one stored."""
+    ana = world.join("ana")
+    undo = after_commit(world, killed)  # the seek stored: nobody else waits
+    try:
+        with pytest.raises(SystemExit):
+            ana.send("seek", room="blitz", id="k-2")
+    finally:
+        undo()
+    stored = world.svc.seeks.get("ana")
+    assert stored is not None
+    retry = ana.ask("seek", room="blitz", id="k-2")
+    assert retry == {"type": "seek", "id": "k-2", "seek": stored.public()}
+    [again] = world.svc.seeks.in_room("blitz", world.clock())
+    assert again.id == stored.id
+
+
+def test_a_seek_paired_just_after_it_was_stored_then_killed_is_answered_ack(
+    world: World, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Catches: a seek stored (its answer `seek` remembered), then paired in the same
+    request — two seekers who came at one instant — whose receipt still says `seek`,
+    or is not there: the retry pairs again, or answers `seek` after a pairing."""
+    bob = two_waiting(world)[2]
+    seeks = world.svc.seeks
+    real = seeks.in_room
+    reads = [0]
+
+    def in_room(room: str, now_ms: int | None = None) -> list[Any]:
+        reads[0] += 1  # bob's first read misses them: they came at his instant
+        return [] if reads[0] == 1 else real(room, now_ms)
+
+    monkeypatch.setattr(seeks, "in_room", in_room)
+    undo = after_commit(world, killed, nth=2)  # bob's seek stored, then his pairing
+    try:
+        with pytest.raises(SystemExit):
+            bob.send("seek", room="blitz", id="k-3")
+    finally:
+        undo()
+    monkeypatch.undo()
+    [game] = games_of(bob)
+    [partner] = set(current(world, game).players.values()) - {"bob"}
+    retry = bob.send("seek", room="blitz", id="k-3")
+    assert games_of(bob) == [game]
+    assert retry == [{"type": "ack", "id": "k-3"}]
+    assert waiting_seekers(world) == sorted({"ana", "cy"} - {partner})
+
+
+@pytest.mark.parametrize("action", ["cancel_seek", "propose to", "decline"])
+def test_seeks_and_challenges_killed_after_the_commit_are_answered_from_the_receipt(
+    world: World, action: str,
+) -> None:
+    """These commit their receipt with their change (``settle``): the retry is answered
+    as the request was, not `not_found`, and makes no second challenge."""
+    ana, bob = world.join("ana"), world.join("bob")
+    fields: dict[str, Any]
+    if action == "cancel_seek":
+        conn = ana
+        fields = {"seek": ana.ask("seek", room="blitz")["seek"]["id"]}
+    elif action == "propose to":
+        conn, action = ana, "propose"
+        fields = {"room": "blitz", "to": "bob"}
+    else:
+        proposal = ana.ask("propose", room="blitz", to="bob")["proposal"]["id"]
+        conn, fields = bob, {"proposal": proposal}
+    undo = after_commit(world, killed)
+    try:
+        with pytest.raises(SystemExit):
+            conn.send(action, id="x-1", **fields)
+    finally:
+        undo()
+    retry = conn.ask(action, id="x-1", **fields)
+    assert retry["type"] != "error", retry
+    assert conn.ask(action, id="x-1", **fields) == retry
+    if action == "propose":
+        assert retry["proposal"]["to"] == "bob"
+        slots = world.svc.proposals.slots("ana")
+        assert len([s for s in slots if s.expires_ms > world.clock()]) == 1
+    if action == "cancel_seek":
+        assert waiting_seekers(world) == []

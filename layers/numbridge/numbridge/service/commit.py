@@ -3,13 +3,17 @@
 A use case decides (an :class:`Outcome`: answers, writes, pushes, timers)
 without writing. :func:`settle` commits the writes in one transaction — with
 the request's receipt when the request must be applied at most once — and
-decides again if a concurrent change won the race. Only after the commit are
+decides again if a concurrent change won the race. The one use case that
+commits by itself (``seek``: a pairing lost to another seeker tries the next
+fit) puts the receipt (:meth:`Once.answered`) in each of its transactions and
+says so (``Outcome.remembered``). Only after the commit are
 timers sent; a timer that fails to send is logged and left to the sweep, and
 never turns a committed change into an error.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -18,7 +22,7 @@ from numbridge.protocol import ProtocolError, error_frame
 from numbridge.protocol.requests import Request, as_frame
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
-from numbridge.service.outcome import Outcome
+from numbridge.service.outcome import Frame, Outcome
 from numbridge.service.wire_errors import wire_error
 from numbridge.store import keys
 from numbridge.store.port import ConflictError, Delete, Put, Write
@@ -61,12 +65,36 @@ class Once:
         count("RepeatedRequests")
         return Outcome(list(receipt.replies))  # the same answer; events are not pushed again
 
+    @classmethod
+    def of(cls, player: str, request: Request) -> Once:
+        return cls(player, request.id, digest(request))
+
     def receipt(self, svc: Services, outcome: Outcome) -> Write | None:
         codes = {r.get("code") for r in outcome.replies if r.get("type") == "error"}
         if codes & TRANSIENT_CODES:
             return None
+        return self.answered(svc, outcome.replies)
+
+    def answered(self, svc: Services, replies: list[Frame]) -> Put:
+        """The receipt of an answer, put only if there is none: for a use case that
+        commits by itself to put in the transaction of its change (its outcome then
+        ``remembered``)."""
         return Receipts.put_write(self.player, self.request_id,
-                                  Receipt(self.digest, outcome.replies, svc.clock()))
+                                  Receipt(self.digest, replies, svc.clock()))
+
+    def answered_instead(self, svc: Services, replies: list[Frame],
+                         was: list[Frame]) -> Put:
+        """The receipt's answer changed from ``was`` (this request's own, committed a
+        moment ago, not yet given) to ``replies``: a request that commits twice."""
+        return Receipts.replace_write(self.player, self.request_id,
+                                      Receipt(self.digest, replies, svc.clock()), was)
+
+    def repeat(self, svc: Services) -> Outcome | None:
+        """After a lost condition in a use case that commits by itself: the answer given
+        to this id meanwhile (another delivery of the request), not to be remembered
+        again; None if there is none."""
+        stored = self.stored(svc)
+        return None if stored is None else dataclasses.replace(stored, remembered=True)
 
 
 def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = None,
@@ -86,7 +114,8 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
                 raise
             outcome = refused(request_id, err)
         writes = list(outcome.writes)
-        remembered = once.receipt(svc, outcome) if once is not None else None
+        remembered = (once.receipt(svc, outcome)
+                      if once is not None and not outcome.remembered else None)
         if remembered is not None:
             writes.append(remembered)
         if not writes:

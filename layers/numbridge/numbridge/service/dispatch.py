@@ -15,7 +15,7 @@ from typing import Any
 from numbridge.protocol import FrameRefused, ProtocolError, read_request
 from numbridge.protocol import requests as req
 from numbridge.protocol.batching import batched
-from numbridge.service.commit import Once, digest, refused, settle
+from numbridge.service.commit import Once, refused, settle
 from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.inbound import message_parts
@@ -153,7 +153,7 @@ class MessageHandler:
                 return serve(self.svc, player, connection_id, request)
             return serve(self.svc, player, request)
 
-        once = Once(player, request.id, digest(request)) if request.once else None
+        once = Once.of(player, request) if request.once else None
         # A game action's repeat is found in the commit instead: its receipt is put only
         # if absent, and a receipt already there turns the commit into a conflict that
         # ``settle`` answers from it (one read less a move). Other requests look first:

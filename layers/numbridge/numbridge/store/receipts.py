@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from numbridge.store import keys
-from numbridge.store.port import Absent, KeyRange, Put, Store
+from numbridge.store.port import Absent, Equals, KeyRange, Put, Store
 from numbridge.values import frozen
 
 RECEIPT_TTL_S = 3600
@@ -46,10 +46,25 @@ class Receipts:
     @staticmethod
     def put_write(player: str, request_id: str, receipt: Receipt) -> Put:
         """The receipt's put: only if there is none (the first answer stands)."""
-        return Put({
-            "pk": keys.receipts(player), "sk": keys.receipt(request_id),
-            "digest": receipt.digest,
-            "replies": json.dumps(receipt.replies, separators=(",", ":")),
-            "created_ms": receipt.created_ms,
-            "expires_at": receipt.created_ms // 1000 + RECEIPT_TTL_S,
-        }, Absent())
+        return Put(_item(player, request_id, receipt), Absent())
+
+    @staticmethod
+    def replace_write(player: str, request_id: str, receipt: Receipt,
+                      was: list[dict[str, Any]]) -> Put:
+        """The receipt's answer changed by the same request before it answered (a seek
+        stored, then paired in the same request): only if it is still ``was``."""
+        return Put(_item(player, request_id, receipt), Equals({"replies": _text(was)}))
+
+
+def _text(replies: list[dict[str, Any]]) -> str:
+    return json.dumps(replies, separators=(",", ":"))
+
+
+def _item(player: str, request_id: str, receipt: Receipt) -> dict[str, str | int]:
+    return {
+        "pk": keys.receipts(player), "sk": keys.receipt(request_id),
+        "digest": receipt.digest,
+        "replies": _text(receipt.replies),
+        "created_ms": receipt.created_ms,
+        "expires_at": receipt.created_ms // 1000 + RECEIPT_TTL_S,
+    }

@@ -9,6 +9,13 @@ earlier one) and waits. The fan-out tries the room again at once — two seekers
 came at the same instant each stored a seek without seeing the other — and each
 time the waiting seek's window widens (``retry_room``, from the messages this sends
 ahead). A seek ends with its connection (``store.connections``).
+
+``seek`` commits by itself, not through ``settle``, so each of its transactions —
+the pairing, the stored seek, the pairing of a seek stored a moment before — holds
+the request's receipt with the answer it gives (``ack``, or ``seek``; the last
+puts ``ack`` in place of the ``seek`` remembered with the stored seek): a process
+that dies after any of them leaves the answer, and the retry gets it, never a
+second game nor a second seek.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from numbridge.names import bot_level
 from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
 from numbridge.rules.seats import SEATS
-from numbridge.service.commit import settle
+from numbridge.service.commit import Once, settle
 from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import count, logger
@@ -34,7 +41,7 @@ from numbridge.service.outcome import Frame, Outcome
 from numbridge.service.usecases.lobby import deal_board, deal_game
 from numbridge.service.usecases.presence import online
 from numbridge.service.usecases.views import state_frame
-from numbridge.store.port import ConflictError, Item
+from numbridge.store.port import ConflictError, Item, Write
 from numbridge.store.seeks import Seek, waiting
 
 # Pairings a seek tries (each lost to another seeker) before it waits.
@@ -73,42 +80,48 @@ def seek(svc: Services, player: str, connection_id: str, request: req.Seek) -> O
     me = Seek(id=f"s-{uuid.uuid4().hex[:12]}", room=room.id, player=player,
               connection=connection_id, rating=_rating(svc, player, options.variant),
               rated=options.rated, created_ms=now, variant=request.variant)
+    once = Once.of(player, request)
+    waits = [answers.SeekAnswer(id=request.id, seek=answers.SeekShown(
+        id=me.id, room=me.room, rated=me.rated, created_ms=now,
+        variant=options.variant if request.variant else None)).frame()]
     mine = svc.seeks.of_player(player)
     # Committed here, not by ``settle``: a pairing lost to another seeker tries the next
     # fit with the board already dealt, and after a few the seek waits — many seekers at
-    # once reach first for the same longest waiter.
+    # once reach first for the same longest waiter. Each commit holds the request's
+    # receipt (the answer it gives), so a retry after it is answered, never paired again.
     for attempt in range(STORE_ATTEMPTS):
-        paired, mine = _pair_with_waiting(svc, me, mine, options, request.id)
+        paired, mine = _pair_with_waiting(svc, me, mine, options, once)
         if paired is not None:
             return paired
         try:
-            svc.store.transact(svc.seeks.put_writes(me, mine))
+            svc.store.transact([*svc.seeks.put_writes(me, mine), once.answered(svc, waits)])
             break
         except ConflictError as exc:  # another device of the player sought meanwhile
+            if (repeat := once.repeat(svc)) is not None:
+                return repeat  # or this very request, delivered twice, committed first
             if attempt + 1 == STORE_ATTEMPTS:
                 raise ProtocolError("conflict", "your seeking kept changing: retry") from exc
             mine = svc.seeks.of_player(player)
     touched = _rooms_touched(mine, room.id)
     # Two seekers who came at the same instant each stored a seek without seeing the
     # other: the later of them, reading again after its own commit, sees the earlier.
-    paired, _ = _pair_with_waiting(svc, me, None, options, request.id, stored=True)
+    paired, _ = _pair_with_waiting(svc, me, None, options, once, stored=waits)
     if paired is not None:
         return dataclasses.replace(paired, lobby=[*touched, *paired.lobby])
     count("SeeksWaiting")
     # At once too: a seek that lost every race of a crowd meets the rest in the next batch.
     retries = [(at - now, {"retry": room.id}) for at in [now, *retry_times(now)]]
-    return Outcome([answers.SeekAnswer(id=request.id, seek=answers.SeekShown(
-                        id=me.id, room=me.room, rated=me.rated, created_ms=now,
-                        variant=options.variant if request.variant else None)).frame()],
-                   lobby=touched, lobby_later=retries)
+    return Outcome(waits, lobby=touched, lobby_later=retries, remembered=True)
 
 
 def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
-                       options: rules.GameOptions, request_id: str,
-                       stored: bool = False) -> tuple[Outcome | None, Item | None]:
-    """Pair ``me`` with the best fit among the room's waiting seeks, committed; the
-    outcome (None: nobody fits, or every try lost a race) and the player's item as last
-    read. ``stored``: ``me`` waits already (its own item is ended with the other's)."""
+                       options: rules.GameOptions, once: Once,
+                       stored: list[Frame] | None = None) -> tuple[Outcome | None, Item | None]:
+    """Pair ``me`` with the best fit among the room's waiting seeks, committed with the
+    request's receipt; the outcome (None: nobody fits, or every try lost a race) and the
+    player's item as last read. ``stored``: ``me`` waits already (its own item is ended
+    with the other's), and this was the answer remembered with it (the receipt now
+    changed to the pairing's)."""
     board: rules.Board | None = None
     tried: set[str] = set()
     for attempt in range(PAIR_ATTEMPTS):
@@ -126,18 +139,48 @@ def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
         tried.add(other.id)
         board = deal_board(svc, options) if board is None else board
         try:
-            taken = [other, me] if stored else [other]
-            paired = _paired(svc, taken, mine, other, me, options, request_id, board)
-            svc.store.transact(paired.writes)
+            taken = [other, me] if stored is not None else [other]
+            paired = _paired(svc, taken, mine, other, me, options, once.request_id, board)
+            svc.store.transact([*paired.writes, _remembered(svc, once, paired, stored)])
         except ConflictError:  # taken by another, or its connection gone
-            current = svc.seeks.get(me.player) if stored else None
-            if stored and (current is None or current.id != me.id):
-                # Ours was taken meanwhile: paired by the other seeker (its state comes).
-                return Outcome([ack_frame(request_id)]), None
-            mine = None if stored else svc.seeks.of_player(me.player)  # another device?
+            if stored is not None:
+                current = svc.seeks.get(me.player)
+                if current is None or current.id != me.id:
+                    # Ours was taken meanwhile: paired by the other seeker (its state
+                    # comes). The answer is that, remembered in place of the seek's.
+                    return _answer_instead(svc, once, [ack_frame(once.request_id)],
+                                           stored), None
+                mine = None
+                continue
+            if (repeat := once.repeat(svc)) is not None:
+                return repeat, mine  # this very request, delivered twice, committed first
+            mine = svc.seeks.of_player(me.player)  # another device?
             continue
-        return dataclasses.replace(paired, writes=[]), mine
+        return dataclasses.replace(paired, writes=[], remembered=True), mine
     return None, mine
+
+
+def _remembered(svc: Services, once: Once, outcome: Outcome,
+                stored: list[Frame] | None) -> Write:
+    """The receipt of a pairing, in its transaction: put, or (the seek stored in this
+    request already, with its answer) put in place of that answer."""
+    if stored is None:
+        return once.answered(svc, outcome.replies)
+    return once.answered_instead(svc, outcome.replies, stored)
+
+
+def _answer_instead(svc: Services, once: Once, replies: list[Frame],
+                    stored: list[Frame]) -> Outcome:
+    """Answer ``replies`` in place of the answer remembered with the stored seek: the
+    receipt changed first, so that a retry gets what this request answers."""
+    try:
+        svc.store.transact([once.answered_instead(svc, replies, stored)])
+    except ConflictError:  # only this request changes its receipt: not expected
+        repeat = once.repeat(svc)
+        if repeat is not None:
+            return repeat
+        raise
+    return Outcome(replies, remembered=True)
 
 
 def _rooms_touched(mine: Item | None, room_id: str) -> list[Frame]:
