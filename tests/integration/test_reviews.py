@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from harness import World
 from numbridge.coach import grade, review, story_of
-from players import first_moves, play_out, start_game
+from players import current, first_moves, play_out, start_game
 
 
 def test_a_finished_game_is_reviewed_once_and_its_record_carries_the_review(
@@ -63,3 +63,14 @@ def test_a_dealt_game_carries_its_grade_in_every_view_and_its_record(world: Worl
     assert ana.ask("resign", game=game)["type"] == "ack"
     record = ana.ask("record", game=game)["record"]
     assert record["grade"] == dealt["grade"] == grade(record["layout"], record["givens"])
+
+
+def test_the_dealers_grade_is_stored_with_the_game(world: World) -> None:
+    """Catches a deal that drops the dealer's grade on the way to the game (the board
+    then graded again for every view, from what the game holds rather than as dealt)."""
+    ana, bob = world.join("ana"), world.join("bob")
+    game = start_game(world, "bridge", ana, bob)
+    board = current(world, game).board
+    assert board.grade is not None
+    assert board.grade == grade(board.layout.to_string(), board.givens)
+

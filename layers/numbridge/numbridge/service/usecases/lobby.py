@@ -182,7 +182,8 @@ def deal_board(svc: Services, options: rules.GameOptions) -> rules.Board:
         raise ProtocolError("internal", f"could not deal a board: {exc}") from exc
     measure("DealLatency", (time.perf_counter() - started) * 1000, MetricUnit.Milliseconds)
     layout = Layout.from_string(dealt.blocks)
-    return rules.Board(layout=layout, givens=dealt.givens, solution=dealt.solution)
+    return rules.Board(layout=layout, givens=dealt.givens, solution=dealt.solution,
+                       grade=dealt.grade)
 
 
 def new_game_id(now_ms: int) -> str:
