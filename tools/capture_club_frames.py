@@ -5,7 +5,9 @@ cy subscribes to the lobby; ana proposes, seeks, cancels, and plays bob (a propo
 accepted); ana challenges bob, who declines. cy's `lobby` page and every `changes`
 frame it is pushed are kept in order, with the `lobby` page a second subscription
 answers at the end: the first page with the changes applied must be that page.
-bob's `challenge` and ana's `declined` are kept too.
+bob's `challenge` and ana's `declined` are kept too; then ana challenges bob again
+and each subscribes afresh: the pages that list the challenge to bob (`challenges`) and
+the one ana sent (`challenged`).
 
     PYTHONPATH=layers/numbridge .venv/bin/python tools/capture_club_frames.py
 """
@@ -69,6 +71,10 @@ def main() -> None:
                 pushed_challenge = bob.expect(lambda f: f.get("type") == "challenge")
                 bob.request("decline", proposal=challenge["id"])
                 declined = ana.expect(lambda f: f.get("type") == "declined")
+                ana.request("propose", room="blitz", to="bob")
+                bob.expect(lambda f: f.get("type") == "challenge")
+                to_bob = bob.request("subscribe", topic="lobby")
+                by_ana = ana.request("subscribe", topic="lobby")
 
                 time.sleep(SETTLE_S)
                 while True:  # whatever else came (the online count), kept in order
@@ -83,6 +89,7 @@ def main() -> None:
                 "note": "recorded by tools/capture_club_frames.py from a real numbridge serve",
                 "first": first, "changes": pushed, "last": last,
                 "challenge": pushed_challenge, "declined": declined,
+                "to_bob": to_bob, "by_ana": by_ana,
             }
             OUT.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
             print(OUT.relative_to(REPO), kinds(pushed))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness import Conn, World
+from numbridge.caps import CHALLENGES_LISTED
 from players import current
 
 
@@ -233,6 +234,65 @@ def test_a_challenge_is_pushed_to_its_player_only_and_never_listed(world: World)
     assert bob.ask("decline", proposal=pid)["type"] == "ack"
     assert {"type": "declined", "proposal": pid} in ana.new()
     assert bob.ask("accept", proposal=pid)["code"] == "not_found"
+
+
+def ids(found: list[dict[str, Any]]) -> list[str]:
+    return [p["id"] for p in found]
+
+
+def test_a_challenge_made_while_its_player_was_away_is_listed_at_their_next_subscribe(
+        world: World) -> None:
+    """Catches: a challenge pushed once, when it was made, and never shown to a player who
+    was not connected then (or opened a new page since); one listed to anyone else; one
+    still listed once declined, withdrawn, accepted or lapsed."""
+    world.join("bob").close()  # bob has played here, and is away
+    ana, cy = world.join("ana"), world.join("cy")
+    first = ana.ask("propose", room="blitz", to="bob")["proposal"]["id"]
+    world.clock.advance(1_000)
+    second = ana.ask("propose", room="bridge", to="Bob")["proposal"]["id"]
+    other = cy.ask("propose", room="blitz", to="ana")["proposal"]["id"]
+    world.deliver_lobby()
+
+    bob = world.join("bob")
+    page = bob.ask("subscribe", topic="lobby")
+    assert ids(page["challenges"]) == [second, first]  # newest first
+    assert page["challenges"][0]["by"] == "ana" and page["challenges"][0]["room"] == "bridge"
+    assert page["challenged"] == [] and page["proposals"] == []
+    # Nobody else is shown them: not the challenger's list of those to her, not a third.
+    mine = ana.ask("subscribe", topic="lobby")
+    assert ids(mine["challenges"]) == [other]
+    assert ids(mine["challenged"]) == [first, second]
+    theirs = cy.ask("subscribe", topic="lobby")
+    assert theirs["challenges"] == [] and ids(theirs["challenged"]) == [other]
+    assert world.join("dee").ask("subscribe", topic="lobby")["challenges"] == []
+
+    assert bob.ask("decline", proposal=first)["type"] == "ack"
+    assert ids(bob.ask("subscribe", topic="lobby")["challenges"]) == [second]
+    assert ids(ana.ask("subscribe", topic="lobby")["challenged"]) == [second]
+    assert ana.ask("withdraw", proposal=second)["type"] == "ack"
+    assert bob.ask("subscribe", topic="lobby")["challenges"] == []
+    third = ana.ask("propose", room="blitz", to="bob")["proposal"]["id"]
+    assert ids(bob.ask("subscribe", topic="lobby")["challenges"]) == [third]
+    assert bob.ask("accept", proposal=third)["type"] == "ack"
+    assert bob.ask("subscribe", topic="lobby")["challenges"] == []
+    assert ana.ask("subscribe", topic="lobby")["challenged"] == []
+
+    world.clock.advance(3600 * 1000)  # an hour: cy's challenge to ana lapsed
+    mine = ana.ask("subscribe", topic="lobby")
+    assert mine["challenges"] == [] and cy.ask("subscribe", topic="lobby")["challenged"] == []
+
+
+def test_the_lobby_lists_a_page_of_challenges(world: World) -> None:
+    """Catches: a lobby page unbounded by the challenges a player was sent."""
+    world.join("bob").close()
+    made = []
+    for n in range(CHALLENGES_LISTED // 5 + 1):
+        challenger = world.join(f"c{n}")
+        for _ in range(5):
+            made.append(challenger.ask("propose", room="blitz", to="bob")["proposal"]["id"])
+            world.clock.advance(1)
+    page = world.join("bob").ask("subscribe", topic="lobby")
+    assert ids(page["challenges"]) == made[::-1][:CHALLENGES_LISTED]
 
 
 def test_a_challenge_accepted_deals_the_game(world: World) -> None:

@@ -196,6 +196,12 @@ def scenario(world: World) -> None:
     proposal = ok(ana.ask("propose", room="blitz", colour="blue"))["proposal"]["id"]
     ok(ben.ask("proposals"))
     ok(ana.ask("withdraw", proposal=proposal))
+    # lobby: a challenge, listed in the lobby's page to its player (the index) and to its
+    # maker (their slots, the proposals they hold), then declined
+    challenge = ok(ana.ask("propose", room="blitz", to="ben"))["proposal"]["id"]
+    assert [p["id"] for p in ok(ben.ask("subscribe", topic="lobby"))["challenges"]] == [challenge]
+    assert [p["id"] for p in ok(ana.ask("subscribe", topic="lobby"))["challenged"]] == [challenge]
+    ok(ben.ask("decline", proposal=challenge))
     game = start_game(world, "blitz", ana, ben, colour="blue")
     # move: a watcher, the first moves, a client catching up
     ok(cy.ask("watch", game=game))
@@ -235,7 +241,7 @@ def scenario(world: World) -> None:
     stale = world.join("lou")
     ok(stale.ask("subscribe", topic="lobby"))
     past = world.clock() // 1000 - 1
-    for pk, sk in [(f"CONN#{stale.id}", "CONN"), (f"PLAYER#lou", f"CONN#{stale.id}"),
+    for pk, sk in [(f"CONN#{stale.id}", "CONN"), ("PLAYER#lou", f"CONN#{stale.id}"),
                    *[(s, f"SUB#{stale.id}") for s in keys.topic_shards("lobby")]]:
         item = world.store.get(pk, sk)
         if item is not None:

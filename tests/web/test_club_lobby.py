@@ -6,7 +6,8 @@ the real ``numbridge serve``.
   ``live`` every 15 s before); it is subscribed while shown, not during a game, and
   again after a reconnect.
 - Quick pairing: one tap in a room on each of two pages deals them a game.
-- Challenges: one declined (the challenger is told), one accepted (both boards).
+- Challenges: one declined (the challenger is told), one accepted (both boards); one
+  sent before its player opened the page, shown when they do and accepted.
 - A proposal's link (the page's address with ``?proposal=PID``) offers it to accept.
 - A new tab opens the game at the player's move, not their most recent game.
 - After a game against the bot, "Play again" deals the same game again.
@@ -160,6 +161,47 @@ def test_a_challenge_declined_then_one_accepted(browser: Any, club: LocalServer)
 
         challenge(ana, bob.name, room="blitz")
         incoming.wait_for()
+        incoming.locator("button.accept").click()
+        for player in (ana, bob):
+            in_a_game(player)
+            assert player.page.locator("#board svg g.cell").count() == 36
+        assert shown_game(ana) == shown_game(bob)
+        assert ana.problems == bob.problems == cy.problems == [], (
+            ana.problems + bob.problems + cy.problems)
+    finally:
+        for player in (ana, bob, cy):
+            player.close()
+
+
+def test_a_challenge_sent_before_the_page_opened_is_shown_and_accepted(
+        browser: Any, club: LocalServer) -> None:
+    """Catches a challenge pushed once, when it was made, and so never shown to a player
+    who was away then (or opens a new tab): the lobby's page lists it, to them only, and
+    the challenger's page lists it as sent."""
+    ana, bob = Page(browser, fresh_name("ana")), Page(browser, fresh_name("bob"))
+    cy = Page(browser, fresh_name("cy"))
+    try:
+        open_with_token(bob, club)  # bob has played here, then goes away
+        bob.page.goto("about:blank")
+        open_with_token(ana, club)
+        challenge(ana, bob.name, room="blitz")
+        ana.page.wait_for_selector(f"#challenges li.challenge.sent[data-to='{bob.name}']")
+
+        open_with_token(bob, club)
+        incoming = bob.page.locator(f"#challenges li.challenge.incoming[data-by='{ana.name}']")
+        incoming.wait_for()
+        assert ana.name in incoming.inner_text()
+        # A new page of ana's lists the challenge she sent; a third player's, nothing.
+        tab = ana.context.new_page()
+        tab.goto(f"{club.url}/?token={club.token(ana.name)}")
+        tab.wait_for_selector(f"#challenges li.challenge.sent[data-to='{bob.name}']")
+        assert tab.locator("#challenges li.challenge.incoming").count() == 0
+        tab.close()
+        open_with_token(cy, club)
+        cy.page.wait_for_selector("#quick button.quick")
+        cy.page.wait_for_timeout(300)
+        assert cy.page.locator("#challenges li").count() == 0
+
         incoming.locator("button.accept").click()
         for player in (ana, bob):
             in_a_game(player)

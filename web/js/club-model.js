@@ -1,19 +1,25 @@
 /* The club as the lobby shows it, kept from pushed frames (PROTOCOL.md, "Additions 3"):
  * the `lobby` page a subscription answers with, then each `changes` frame applied to it;
- * the challenges pushed to this player; and which of the player's games are in play,
+ * the challenges to this player and those they sent (listed by the page, then pushed or
+ * answered one by one); and which of the player's games are in play,
  * whose move each is and which to open. Pure: no page, no clock, no socket — the frames
  * in, a new model out (the old one is never changed), so that node tests drive it. */
 
 /** The lobby before any page came: nothing known (`online` null: not said). */
 export function emptyClub() {
-  return { proposals: [], seeks: {}, live: [], online: null, challenges: [] };
+  return { proposals: [], seeks: {}, live: [], online: null, challenges: [], sent: [] };
 }
 
 const isProposal = (p) => Boolean(p) && typeof p === 'object' && typeof p.id === 'string';
 const isLive = (g) => Boolean(g) && typeof g === 'object' && typeof g.game === 'string';
 
-/** A subscription's answer (`{"type": "lobby", …}`): the page replaces what was kept;
- * challenges are not part of the lobby and stay. */
+const isChallenge = (p) => isProposal(p) && typeof p.to === 'string';
+
+/** A subscription's answer (`{"type": "lobby", …}`): the page replaces what was kept.
+ * Its `challenges` (to the player) and `challenged` (sent by them) replace those kept
+ * too: a challenge made while the player was away is listed, one declined, withdrawn,
+ * accepted or lapsed meanwhile is gone. A page without them (a server before they were
+ * listed) leaves the challenges kept as they were. */
 export function fromPage(club, frame) {
   const seeks = {};
   for (const [room, count] of Object.entries(frame.seeks || {})) {
@@ -25,6 +31,8 @@ export function fromPage(club, frame) {
     seeks,
     live: (Array.isArray(frame.live) ? frame.live : []).filter(isLive),
     online: Number.isInteger(frame.online) ? frame.online : null,
+    challenges: Array.isArray(frame.challenges) ? frame.challenges.filter(isChallenge) : club.challenges,
+    sent: Array.isArray(frame.challenged) ? frame.challenged.filter(isChallenge) : club.sent,
   };
 }
 
@@ -70,8 +78,18 @@ export function addChallenge(club, proposal) {
   return { ...club, challenges: [...club.challenges.filter((p) => p.id !== proposal.id), proposal] };
 }
 
+/** A challenge to the player answered (accepted, declined), or one they sent that ended
+ * (declined, withdrawn): no longer listed. */
 export function dropChallenge(club, pid) {
-  return { ...club, challenges: club.challenges.filter((p) => p.id !== pid) };
+  return {
+    ...club, challenges: club.challenges.filter((p) => p.id !== pid), sent: club.sent.filter((p) => p.id !== pid),
+  };
+}
+
+/** A challenge this player sent (the `proposal` answer, with `to`): listed until it ends. */
+export function addSent(club, proposal) {
+  if (!isChallenge(proposal)) return club;
+  return { ...club, sent: [...club.sent.filter((p) => p.id !== proposal.id), proposal] };
 }
 
 /** Players waiting in `room` (0 when none, or not said). */

@@ -4,7 +4,7 @@
  * proposal and the rooms. Nothing here asks again on a timer. */
 
 import {
-  addChallenge, applyChanges, dropChallenge, emptyClub, fromPage, waitingIn,
+  addChallenge, addSent, applyChanges, dropChallenge, emptyClub, fromPage, waitingIn,
 } from './club-model.js';
 import { $, fill, h, toast } from './dom.js';
 import { blocksName, fmtDuration, other, roomName, seatName, variantName } from './format.js';
@@ -26,11 +26,10 @@ export class Lobby {
   constructor(page) {
     this.page = page;
     this.rooms = [];
-    this.club = emptyClub(); // proposals, seeks, live games, online, challenges to me
+    this.club = emptyClub(); // proposals, seeks, live games, online, challenges to me and sent
     this.subscribed = false; // subscribed to `lobby` on this connection (club.js)
     this.pushless = false; // the server knows no `subscribe`: the lists asked once per showing
     this.seek = null; // the player's seek: {room, variant, id?} (no id: not answered yet)
-    this.sent = []; // challenges this player sent, still open
     this.offered = null; // a proposal's id from a link (?proposal=PID), to accept
     this.games = [];
     this.gamesNext = null; // the `next` cursor of the last page of `games` shown
@@ -49,7 +48,6 @@ export class Lobby {
     this.club = emptyClub();
     this.subscribed = false;
     this.seek = null;
-    this.sent = [];
     this.games = [];
     this.gamesNext = null;
     this.gamesPages = 0;
@@ -101,7 +99,7 @@ export class Lobby {
       case 'proposal':
         if (frame.proposal && frame.proposal.to) {
           // A challenge sent: it is listed for its sender only (nobody else sees it).
-          this.sent = [...this.sent.filter((p) => p.id !== frame.proposal.id), frame.proposal];
+          this.club = addSent(this.club, frame.proposal);
           this.renderChallenges();
         } else if (frame.proposal) {
           this.club = applyChanges(this.club, {
@@ -142,8 +140,8 @@ export class Lobby {
         this.renderChallenges();
         return true;
       case 'declined': {
-        const sent = this.sent.find((p) => p.id === frame.proposal);
-        this.sent = this.sent.filter((p) => p.id !== frame.proposal);
+        const sent = this.club.sent.find((p) => p.id === frame.proposal);
+        this.club = dropChallenge(this.club, frame.proposal);
         // Sent from another tab or device, it is not known here by name.
         toast(sent ? t('challenge.declined', { name: sent.to }) : t('challenge.declined_unnamed'), 'info');
         this.renderChallenges();
@@ -372,7 +370,7 @@ export class Lobby {
           h('button', { type: 'button', class: 'decline', onclick: () => this.declineChallenge(p.id) },
             t('challenge.decline')))));
     }
-    for (const p of this.sent) {
+    for (const p of this.club.sent) {
       rows.push(h('li', { class: 'challenge sent', dataset: { id: p.id, to: p.to } },
         h('div', {},
           t('challenge.waiting', { name: p.to }), ' — ', this.proposalTitle(p),
@@ -589,7 +587,7 @@ export class Lobby {
         this.club = applyChanges(this.club, {
           topic: 'lobby', changes: [{ kind: 'proposal_removed', proposal: proposalId, why: 'withdrawn' }],
         });
-        this.sent = this.sent.filter((p) => p.id !== proposalId);
+        this.club = dropChallenge(this.club, proposalId);
         this.renderProposals();
         this.renderChallenges();
       }

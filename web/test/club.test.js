@@ -9,13 +9,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import {
-  addChallenge, applyChanges, dropChallenge, emptyClub, fromPage, gameToOpen, gamesInPlay, lobbyShown, waitingIn,
+  addChallenge, addSent, applyChanges, dropChallenge, emptyClub, fromPage, gameToOpen, gamesInPlay, lobbyShown,
+  waitingIn,
 } from '../js/club-model.js';
 import { deepFreeze } from './helpers.js';
 
 // Frames a real server sent (tools/capture_club_frames.py): a first page, the changes
 // pushed while a proposal was made and accepted and a seek made and cancelled, and the
-// page a second subscription got afterwards; a challenge and its decline.
+// page a second subscription got afterwards; a challenge and its decline; the pages that
+// list a challenge made before its player subscribed, to them and to its maker.
 const RECORDED = deepFreeze(JSON.parse(readFileSync(
   join(dirname(fileURLToPath(import.meta.url)), 'club-frames.json'), 'utf8')));
 
@@ -105,6 +107,27 @@ test('challenges: added once, dropped when answered', () => {
   assert.deepEqual(dropChallenge(club, 'p-5').challenges, []);
 });
 
+// Catches: a challenge made while the player was away never shown (it is pushed once,
+// when made), or one that ended meanwhile (declined on another page, withdrawn, lapsed)
+// kept for good; and a page from a server before the lists wiping what was pushed.
+test('the page lists the challenges to the player and those they sent, in place of those kept', () => {
+  let club = addChallenge(emptyClub(), { ...proposal('p-gone', 'cy'), to: 'ana' });
+  club = addSent(club, { ...proposal('p-mine', 'ana'), to: 'dee' });
+  club = fromPage(deepFreeze(club), {
+    ...PAGE,
+    challenges: [{ ...proposal('p-7', 'bob'), to: 'ana' }, { id: 7 }, proposal('p-open')],
+    challenged: [{ ...proposal('p-8', 'ana'), to: 'cy' }],
+  });
+  assert.deepEqual(club.challenges.map((p) => p.id), ['p-7']); // an open proposal is no challenge
+  assert.deepEqual(club.sent.map((p) => p.id), ['p-8']);
+  const older = fromPage(deepFreeze(club), PAGE); // a server that lists none: kept
+  assert.deepEqual(older.challenges.map((p) => p.id), ['p-7']);
+  assert.deepEqual(older.sent.map((p) => p.id), ['p-8']);
+  const ended = dropChallenge(dropChallenge(deepFreeze(club), 'p-7'), 'p-8');
+  assert.deepEqual([ended.challenges, ended.sent], [[], []]);
+  assert.deepEqual(addSent(deepFreeze(ended), proposal('p-open')), ended); // not a challenge
+});
+
 const row = (game, fields) => ({ game, status: 'playing', room: 'bridge', variant: 'bridge', opponent: 'bob', ...fields });
 
 // Catches: a player signing in on a second device being shown their most recent game
@@ -163,6 +186,16 @@ test('recorded: a pushed challenge is kept, and its decline names it', () => {
   const club = addChallenge(emptyClub(), RECORDED.challenge.proposal);
   assert.deepEqual(club.challenges.map((p) => p.to), ['bob']);
   assert.deepEqual(dropChallenge(club, RECORDED.declined.proposal).challenges, []);
+});
+
+test('recorded: a challenge made before its player subscribed is listed in their page, and in its maker\'s', () => {
+  const bob = fromPage(emptyClub(), RECORDED.to_bob);
+  assert.deepEqual(bob.challenges.map((p) => [p.by, p.to]), [['ana', 'bob']]);
+  assert.deepEqual(bob.sent, []);
+  const ana = fromPage(emptyClub(), RECORDED.by_ana);
+  assert.deepEqual(ana.sent.map((p) => p.id), bob.challenges.map((p) => p.id));
+  assert.deepEqual(ana.challenges, []);
+  assert.deepEqual(fromPage(emptyClub(), RECORDED.last).challenges, []); // nobody else's
 });
 
 test('the lobby is shown with no game, or beside a game over; a game in play takes the screen', () => {

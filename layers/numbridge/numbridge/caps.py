@@ -15,6 +15,9 @@ WATCHES_PER_CONNECTION: Final = 20
 WATCHERS_PER_GAME: Final = 500
 # Topics one connection may be subscribed to at once (the lobby and a few tournaments).
 SUBSCRIPTIONS_PER_CONNECTION: Final = 8
+# The challenges addressed to a player that the lobby's page lists (the newest; the rest
+# are listed as these are answered or lapse): with the page's other lists, one 32 KB frame.
+CHALLENGES_LISTED: Final = 20
 # API Gateway closes every connection after 2 h (the local gateway too, by default):
 # a connection slot older than that belongs to a connection that vanished without a
 # $disconnect (a crashed server, a lost event), and is free again.

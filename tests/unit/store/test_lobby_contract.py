@@ -1,10 +1,15 @@
 """The lobby's items on every store adapter: subscriptions (and their cap), seeks (and
-their pairing's conditions), the online count (and its one push per period)."""
+their pairing's conditions), the online count (and its one push per period), the
+challenges addressed to a player and made by them."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from numbridge.caps import SUBSCRIPTIONS_PER_CONNECTION, TooManySubscriptions
+from numbridge.club.proposals import ProposalDoc
+from numbridge.store.club import PROPOSAL_TTL_MS, Proposals
 from numbridge.store.connections import Connections
 from numbridge.store.online import Online
 from numbridge.store.port import ConflictError, Store
@@ -132,3 +137,43 @@ def test_the_online_count_and_its_one_push_per_period(store: Store) -> None:
     assert online.claim(last, players=29, sent_ms=NOW, due_ms=0) is True
     assert online.claim(last, players=29, sent_ms=NOW, due_ms=0) is False  # one wins
     assert online.last_pushed().players == 29
+
+
+def _proposal(pid: str, by: str, at: int, to: str | None = None) -> ProposalDoc:
+    doc = {"id": pid, "room": "blitz", "by": by, "variant": "blitz", "blocks": "regular",
+           "clues": 12, "highlighting": True, "rated": True, "colour": "random",
+           "created_ms": at, **({"to": to} if to else {})}
+    return cast(ProposalDoc, doc)
+
+
+def test_the_challenges_to_a_player_are_one_query_of_the_index(store: Store) -> None:
+    """Catches: a challenge listed to anyone but its player (or in the room's list), one
+    that lapsed, was declined or is past the page listed, a name that folds alike missed."""
+    proposals = Proposals(store)
+    made = [
+        _proposal("p-old", "ana", NOW - PROPOSAL_TTL_MS, to="Bob"),  # lapsed at NOW
+        _proposal("p-1", "ana", NOW - PROPOSAL_TTL_MS + 1, to="Bob"),
+        _proposal("p-2", "cy", NOW - 10, to="bob"),
+        _proposal("p-3", "cy", NOW - 5, to="BOB"),
+        _proposal("p-cy", "ana", NOW - 5, to="cy"),
+        _proposal("p-open", "dee", NOW - 5),
+    ]
+    slot = {"ana": 0, "cy": 0, "dee": 0}
+    for doc in made:
+        store.transact(Proposals.add_writes(doc, slot[doc["by"]], None))
+        slot[doc["by"]] += 1
+    assert [p["id"] for p in proposals.challenges_to("bob", NOW, limit=20)] == [
+        "p-3", "p-2", "p-1"]  # newest first
+    assert [p["id"] for p in proposals.challenges_to("bob", NOW, limit=2)] == ["p-3", "p-2"]
+    assert [p["id"] for p in proposals.challenges_to("cy", NOW, limit=20)] == ["p-cy"]
+    assert proposals.challenges_to("dee", NOW, limit=20) == []
+    assert [p["id"] for p in proposals.in_room("blitz")[0]] == ["p-open"]
+    # What each made: their own challenges, not those that lapsed, not open proposals.
+    assert [p["id"] for p in proposals.challenges_by("ana", NOW)] == ["p-1", "p-cy"]
+    assert [p["id"] for p in proposals.challenges_by("cy", NOW)] == ["p-2", "p-3"]
+    assert proposals.challenges_by("dee", NOW) == []
+    stored = proposals.get("p-2")
+    assert stored is not None
+    store.transact(proposals.remove_writes(stored))  # declined, accepted or withdrawn
+    assert [p["id"] for p in proposals.challenges_to("bob", NOW, limit=20)] == ["p-3", "p-1"]
+    assert [p["id"] for p in proposals.challenges_by("cy", NOW)] == ["p-3"]

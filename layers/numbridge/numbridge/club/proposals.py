@@ -57,7 +57,7 @@ class ProposalDoc(_ProposalFields, total=False):
     """An open proposal, as stored and as the clients see it."""
 
     to: str
-    """a challenge: the one player who sees it and may accept it (never listed)"""
+    """a challenge: the one player who sees it and may accept it (listed to them only)"""
 
 
 class ProposalRejected(ValueError):

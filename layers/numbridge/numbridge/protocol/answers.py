@@ -351,6 +351,12 @@ class LobbyAnswer(Answer):
     """the games being played"""
     online: int
     """players with a connection open"""
+    challenges: list[ProposalDoc] | None = None
+    """the open challenges addressed to the subscriber (those made while they were away
+    included), newest first, at most 20; a later addition: older servers leave it out"""
+    challenged: list[ProposalDoc] | None = None
+    """the open challenges the subscriber made (at most 5); a later addition: older
+    servers leave it out"""
 
 
 @frozen(kw_only=True)

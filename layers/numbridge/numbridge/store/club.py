@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from numbridge.names import fold_name
 from numbridge.store import keys, state_codec
 from numbridge.store.port import (
     Absent,
@@ -61,8 +62,9 @@ def lapsed(proposal: ProposalDoc, now_ms: int) -> bool:
 
 
 class Proposals:
-    """Open proposals, by room; each also holds one of its author's five slots, so
-    that the limit holds under concurrent proposes (a slot is taken conditionally)."""
+    """Open proposals, by room (a challenge: by the player it is addressed to); each
+    also holds one of its author's five slots, so that the limit holds under concurrent
+    proposes (a slot is taken conditionally)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -73,12 +75,13 @@ class Proposals:
         expires_ms = proposal["created_ms"] + PROPOSAL_TTL_MS
         expires_s = expires_ms // 1000 + 1
         taken = Absent() if replacing is None else Equals({"proposal": replacing.proposal})
-        # A challenge (``to``) is not in the room's list: only its one reader sees it.
-        listed = not proposal.get("to")
+        # A challenge (``to``) is not in the room's list: only its one reader sees it,
+        # under their name in the index (what their next lobby page lists).
+        to = proposal.get("to")
         return [
             Put({"pk": keys.proposal(pid), "sk": keys.PROPOSAL,
-                 "gsi1pk": keys.room(room) if listed else None,
-                 "gsi1sk": keys.proposal_order(proposal["created_ms"], pid) if listed else None,
+                 "gsi1pk": keys.challenges(fold_name(to)) if to else keys.room(room),
+                 "gsi1sk": keys.proposal_order(proposal["created_ms"], pid),
                  "proposal": json.dumps(proposal), "slot": slot, "expires_at": expires_s},
                 Absent()),
             Put({"pk": keys.player(proposal["by"]), "sk": keys.proposal_slot(slot),
@@ -102,6 +105,33 @@ class Proposals:
                 after: str | None = None) -> tuple[list[ProposalDoc], str | None]:
         page = self.store.query(keys.room(room), index=True, limit=limit, after=after)
         return [json.loads(str(i["proposal"])) for i in page.items], page.next
+
+    def challenges_to(self, player: str, now_ms: int, *, limit: int) -> list[ProposalDoc]:
+        """The open challenges addressed to ``player``, newest first, at most ``limit``:
+        one query of the index, whose key range starts at the oldest that has not lapsed
+        (the lapsed ones, waiting for the TTL, are not read)."""
+        low = keys.proposal_order(now_ms - PROPOSAL_TTL_MS + 1, "")
+        page = self.store.query(keys.challenges(fold_name(player)), KeyRange(low=low),
+                                index=True, limit=limit, forward=False)
+        return [json.loads(str(i["proposal"])) for i in page.items]
+
+    def challenges_by(self, player: str, now_ms: int) -> list[ProposalDoc]:
+        """The open challenges ``player`` made, oldest first: their slots (one query) and
+        the proposals the slots hold (one batch read; at most five)."""
+        held = sorted((s for s in self.slots(player) if s.expires_ms > now_ms),
+                      key=lambda s: (s.expires_ms, s.proposal))
+        if not held:
+            return []
+        pids = list(dict.fromkeys(s.proposal for s in held))
+        items = self.store.get_many([(keys.proposal(pid), keys.PROPOSAL) for pid in pids])
+        found: list[ProposalDoc] = []
+        for item in items:
+            if item is None:
+                continue
+            proposal: ProposalDoc = json.loads(str(item["proposal"]))
+            if proposal.get("to") and not lapsed(proposal, now_ms):
+                found.append(proposal)
+        return found
 
     def lapsed(self, rooms: list[str], now_ms: int) -> list[StoredProposal]:
         """The listed proposals of these rooms that have lapsed (the index is in order of

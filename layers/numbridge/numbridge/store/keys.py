@@ -10,6 +10,7 @@
 | a game being played | ``GAME#g`` | ``PLAYING`` | ``PLAYING#room`` / game id |
 | a game's watcher | ``GAME#g`` | ``WATCH#c`` | |
 | proposal | ``PROPOSAL#p`` | ``PROPOSAL`` | ``ROOM#r`` / created#p |
+| challenge (``to`` a) | ``PROPOSAL#p`` | ``PROPOSAL`` | ``CHALLENGES#folded a`` / created#p |
 | a player's proposal slot | ``PLAYER#a`` | ``SLOT#0`` … ``SLOT#4`` | |
 | a player's bot-game slot | ``PLAYER#a`` | ``BOTSLOT#0`` … ``BOTSLOT#2`` | |
 | a player's connection slot | ``PLAYER#a`` | ``CONNSLOT#0`` … ``CONNSLOT#9`` | |
@@ -104,6 +105,12 @@ def room(room_id: str) -> str:
 
 def proposal_order(created_ms: int, proposal_id: str) -> str:
     return f"PROPOSAL#{created_ms:015d}#{proposal_id}"
+
+
+def challenges(folded_name: str) -> str:
+    """The challenges addressed to a player, in the index: under the name as
+    :func:`numbridge.names.fold_name` folds it (the one the account is under)."""
+    return f"CHALLENGES#{folded_name}"
 
 
 SLOT_PREFIX = "SLOT#"

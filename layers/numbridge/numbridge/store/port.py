@@ -4,8 +4,8 @@ Items are flat mappings of attribute name to ``str``, ``int``, ``bool`` or
 ``bytes`` (``None`` means "no such attribute"; ``bytes`` is DynamoDB's Binary,
 billed by its length where text would be billed by its UTF-8). Every item has a partition key ``pk``
 and a sort key ``sk``; an item that carries ``gsi1pk``/``gsi1sk`` is also in
-the secondary index ``gsi1`` (proposals by room, the leaderboard, the deadline
-index). Conditions are data (:class:`Absent`, :class:`Present`,
+the secondary index ``gsi1`` (proposals by room, challenges by their player, the
+leaderboard, the deadline index). Conditions are data (:class:`Absent`, :class:`Present`,
 :class:`Equals`) that each adapter renders in its own terms; a lost condition
 is :class:`ConflictError` on every adapter.
 

@@ -11,6 +11,7 @@ tournaments exist (none does yet: ``not_found``).
 
 from __future__ import annotations
 
+from numbridge.caps import CHALLENGES_LISTED
 from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
 from numbridge.service.context import Services
@@ -48,12 +49,14 @@ def subscribe(svc: Services, player: str, connection_id: str,
         raise ProtocolError("conflict", f"{exc}; retry") from exc
     except LookupError as exc:  # closed meanwhile
         raise ProtocolError("unauthorized", "this connection is closing") from exc
-    return Outcome([lobby_page(svc, request.id)])
+    return Outcome([lobby_page(svc, request.id, player)])
 
 
-def lobby_page(svc: Services, request_id: str) -> dict[str, object]:
+def lobby_page(svc: Services, request_id: str, player: str) -> dict[str, object]:
     """The lobby as it is now: each list's first page, the seekers waiting in each room,
-    the players online."""
+    the players online; and the player's own open challenges, to them and by them (a
+    challenge is pushed once, when it is made: a player away then, or on another page,
+    finds it here)."""
     now = svc.clock()
     room_ids = list(svc.rooms.ids)
     proposals, _ = pages.across(
@@ -64,7 +67,9 @@ def lobby_page(svc: Services, request_id: str) -> dict[str, object]:
     return answers.LobbyAnswer(
         id=request_id, proposals=proposals,
         seeks={room: svc.seeks.waiting(room, now) for room in room_ids},
-        live=live, online=svc.online.count()).frame()
+        live=live, online=svc.online.count(),
+        challenges=svc.proposals.challenges_to(player, now, limit=CHALLENGES_LISTED),
+        challenged=svc.proposals.challenges_by(player, now)).frame()
 
 
 def unsubscribe(svc: Services, player: str, connection_id: str,
