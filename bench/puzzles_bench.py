@@ -6,6 +6,11 @@ Deal: every room setting — 9x9 regular and irregular at 22, 26, 30 and 34 clue
 that builds the cached solver of the regular layout (its time is printed too).
 Target: p99 <= 100 ms for every setting.
 
+Graded: the same deal asked for a range of grades (a room's ``grades``, or a
+proposal's ``grade``), the dealer dealing again until a board fits, beside the
+same setting ungraded (``BENCH_GRADED=0`` leaves them out). Target: p99 at most
+twice the ungraded p99 at the same clue count.
+
 Count: ``count_solutions`` on the 1000 17-clue sudokus of tests/data/sudoku17.txt
 (a 9x9 regular board is a classic sudoku in row-major order), start-up and solver
 construction excluded; then the same through ``numbridge puzzle count`` (stdin to
@@ -37,6 +42,18 @@ SETTINGS = [
     *((6, "irregular", k) for k in (10, 12, 16)),
 ]
 
+# (size, blocks, clues, grades): ranges a room would offer at its clue counts (each
+# about nine boards in ten there), and one narrow ask (a fifth of the boards).
+GRADED = [
+    (9, "regular", 30, ("naked_single", "hidden_single")),
+    (9, "regular", 26, ("hidden_single", "beyond")),
+    (9, "irregular", 30, ("naked_single", "hidden_single")),
+    (6, "regular", 12, ("naked_single", "hidden_single")),
+    (9, "regular", 26, ("beyond",)),
+]
+GRADED_ON = os.environ.get("BENCH_GRADED", "1") != "0"
+
+
 def row(name: str, values: list[float], unit: float) -> str:
     scaled = [v * unit for v in values]
     return (
@@ -64,6 +81,34 @@ def bench_deal() -> None:
             assert sum(ch != "." for ch in board.givens) == clues
         name = f"{size}x{size} {kind} {clues}"
         print(row(name, times, 1000) + f"   (first deal {first * 1000:.1f})", flush=True)
+
+def bench_graded() -> None:
+    from numbridge.puzzles import deal_board
+    from numbridge.rules.seats import GRADES
+
+    rng = secrets.SystemRandom()
+    print(f"\ndeal_board with grades, {DEALS} deals per setting (ms), beside the same "
+          "setting ungraded")
+    print(f"{'setting':<26}{'n':>6}{'mean':>9}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}")
+    for size, kind, clues, asked in GRADED:
+        span = GRADES[GRADES.index(asked[0]):GRADES.index(asked[-1]) + 1]
+        deal_board(size, kind, clues, rng)  # type: ignore[arg-type]
+        plain, graded = [], []
+        # Interleaved, so both see the same machine load.
+        for _ in range(DEALS):
+            started = time.perf_counter()
+            deal_board(size, kind, clues, rng)  # type: ignore[arg-type]
+            plain.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            board = deal_board(size, kind, clues, rng, grades=span)  # type: ignore[arg-type]
+            graded.append(time.perf_counter() - started)
+            assert board.grade in span
+        name = f"{size}x{size} {kind} {clues}"
+        ratio = percentile(graded, 0.99) / percentile(plain, 0.99)
+        print(row(name + " any", plain, 1000))
+        print(row(f"  {'..'.join(dict.fromkeys((asked[0], asked[-1])))}"[:26], graded, 1000)
+              + f"   (p99 x{ratio:.2f})", flush=True)
+
 
 def bench_count() -> None:
     from numbridge.puzzles import count_solutions, sat
@@ -117,6 +162,8 @@ def main() -> None:
     bench_count()
     print()
     bench_deal()
+    if GRADED_ON:
+        bench_graded()
 
 
 if __name__ == "__main__":

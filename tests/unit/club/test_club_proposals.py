@@ -103,6 +103,7 @@ def test_defaults_in_the_domains_room(rooms: Rooms) -> None:
         "game_ms": 1_200_000,
         "highlighting": True,
         "rated": True,
+        "grades": None,
     }
 
 
@@ -121,6 +122,7 @@ def test_every_choice_is_carried_over(rooms: Rooms) -> None:
         "game_ms": 300_000,
         "highlighting": False,
         "rated": False,
+        "grades": None,
     }
 
 
@@ -218,6 +220,7 @@ def test_study_room_plays_each_variant_as_its_room(rooms: Rooms) -> None:
         "game_ms": None,
         "highlighting": True,
         "rated": True,
+        "grades": None,
     }
     assert options(study, variant="domains", clues=22)["clues"] == 22
     assert "between 26 and 34 for bridge in room 'study'" in rejection(

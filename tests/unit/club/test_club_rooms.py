@@ -103,6 +103,7 @@ def test_public_shape_of_a_single_variant_room(rooms: Rooms) -> None:
             "domains": {"size": 9, "clues": {"min": 22, "max": 34, "default": 30}, "take_price": 1}
         },
         "spectators": True,
+        "grades": None,
     }
 
 
@@ -414,3 +415,47 @@ def test_a_room_option_is_declared_once_and_listed_as_it_is() -> None:
     for name in options:
         value = getattr(room, name)
         assert listed[name] == (list(value) if isinstance(value, tuple) else value)
+
+
+def test_a_room_may_offer_a_range_of_grades() -> None:
+    """Catches a room's grades dropped on the way from the file to the room (and to the
+    ``rooms`` frame), or a proposal's grade not checked against them."""
+    from numbridge.club.proposals import ProposalChoices, ProposalRejected
+
+    rooms = parse_rooms_yaml(config(room_yaml(id="any"),
+                                    room_yaml(id="mid", grades="[hidden_single, pairs]"),
+                                    room_yaml(id="one", grades="[beyond, beyond]")))
+    assert rooms.get("any").grades is None
+    assert rooms.get("mid").grades == ("hidden_single", "pairs")
+    assert room_json(rooms.get("mid"))["grades"] == ["hidden_single", "pairs"]
+    assert rooms.get("one").grades == ("beyond", "beyond")
+    mid = rooms.get("mid")
+    assert mid.game_options(ProposalChoices()).grades == ("hidden_single", "pairs")
+    assert mid.game_options(ProposalChoices(grade="pairs")).grades == ("pairs", "pairs")
+    plain = rooms.get("any").game_options(ProposalChoices())
+    assert plain.grades is None
+    # stored with the game (a rematch deals from it); a game from before grades reads back
+    from numbridge.rules import GameOptions
+
+    chosen = mid.game_options(ProposalChoices(grade="pairs"))
+    assert GameOptions.from_dict(chosen.to_dict()) == chosen
+    assert "grades" not in plain.to_dict()
+    assert GameOptions.from_dict(plain.to_dict()) == plain
+    for room, asked in (("mid", "naked_single"), ("mid", "beyond"), ("any", "pairs")):
+        with pytest.raises(ProposalRejected, match="grade"):
+            rooms.get(room).game_options(ProposalChoices(grade=asked))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("grades", "expected"), [
+    ("[pairs, hidden_single]", "grades: easiest first: pairs is harder than hidden_single"),
+    ("[hidden_single, hard]", "grades: 'hard' is no grade; the ladder is: naked_single, "
+                              "hidden_single, locked_candidates, pairs, beyond, guess"),
+    ("pairs", "grades: give [easiest, hardest], two of: naked_single"),
+    ("[pairs]", "grades: give [easiest, hardest]"),
+    ("[naked_single, pairs, beyond]", "grades: give [easiest, hardest]"),
+])
+def test_a_room_grade_range_off_the_ladder_is_a_clear_error(grades: str, expected: str) -> None:
+    """Catches a misspelt or reversed range loaded as a room that can deal nothing (every
+    deal would run out its budget), and an error that does not say what the ladder is."""
+    [problem] = problems_of(config(room_yaml(grades=grades)))
+    assert problem.startswith(f"room 'r': {expected}"), problem

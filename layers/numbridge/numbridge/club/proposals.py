@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Annotated, Literal, TypedDict
 
-from numbridge.rules.seats import BLOCK_KINDS, SEATS, VARIANTS, BlockKind, Seat, Variant
+from numbridge.rules.seats import BLOCK_KINDS, SEATS, VARIANTS, BlockKind, Grade, Seat, Variant
 
 # The rules engine's vocabulary, re-exported for the club's callers.
 from numbridge.values import frozen
@@ -58,6 +58,8 @@ class ProposalDoc(_ProposalFields, total=False):
 
     to: str
     """a challenge: the one player who sees it and may accept it (listed to them only)"""
+    grade: Grade
+    """the grade the proposal asked its board to be (absent: any of the room's grades)"""
 
 
 class ProposalRejected(ValueError):
@@ -73,7 +75,8 @@ class ProposalChoices:
     - ``highlighting``: candidate highlighting; ``None`` = on if the room allows it;
     - ``rated``: default true;
     - ``colour``: the proposer's seat: blue (moves first), red or random (default);
-    - ``variant``: required only in a room that offers several.
+    - ``variant``: required only in a room that offers several;
+    - ``grade``: the board's grade, one of the room's grades; ``None`` = any of them.
     """
 
     blocks: BlockKind = "regular"
@@ -82,6 +85,9 @@ class ProposalChoices:
     rated: bool = True
     colour: Colour = "random"
     variant: Annotated[Variant | None, "only where the room offers several"] = None
+    grade: Annotated[Grade | None, (
+        "the board's grade (docs/coach.md), one of the room's `grades`; "
+        "default: any of them")] = None
 
 
 def seat_players(

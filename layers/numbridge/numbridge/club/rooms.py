@@ -13,6 +13,7 @@ this module; its header documents the format)::
         highlighting: true        # candidate highlighting may be switched on
         blocks: [regular, irregular]
         spectators: false         # nobody may watch (default: anyone signed in may)
+        grades: [naked_single, pairs]  # boards of these grades; a proposal may ask one
       - id: study
         title: Study
         variants:                 # several: a proposal names one
@@ -24,7 +25,7 @@ this module; its header documents the format)::
         blocks: [regular, irregular]
 
 Per variant: ``size``, ``clues`` and ``take_price`` (the settings that depend on
-the board). Per room: clocks, highlighting and block kinds.
+the board). Per room: clocks, highlighting, block kinds and grades.
 
 :func:`numbridge.club.rooms_config.load_rooms` reads the file named by its
 argument, else by the ``ROOMS_CONFIG`` environment variable, else the packaged
@@ -49,6 +50,7 @@ from numbridge.values import frozen
 if TYPE_CHECKING:
     from numbridge.club.proposals import BlockKind, ProposalChoices, Variant
     from numbridge.rules import GameOptions
+    from numbridge.rules.seats import Grade
 
 ROOMS_CONFIG_ENV: Final = "ROOMS_CONFIG"
 DEFAULT_ROOMS_RESOURCE: Final = "rooms.yaml"
@@ -111,7 +113,9 @@ class Room:
       for no game clock;
     - ``highlighting``: whether a proposal may switch candidate highlighting on;
     - ``blocks``: the block kinds a proposal may choose;
-    - ``spectators``: whether anyone signed in may watch its games in progress.
+    - ``spectators``: whether anyone signed in may watch its games in progress;
+    - ``grades``: the grades its boards are dealt in, easiest and hardest (a proposal
+      may ask for one of them); ``None``: any grade, and no choice.
     """
 
     id: str
@@ -123,6 +127,8 @@ class Room:
     blocks: tuple[BlockKind, ...]
     spectators: bool = True
     """whether anyone may watch the room's games"""
+    grades: tuple[Grade, Grade] | None = None
+    """the grades its boards are dealt in, easiest and hardest; null: any, no choice"""
 
     @property
     def variant(self) -> Variant | None:
@@ -146,7 +152,8 @@ class Room:
 
         Raises :class:`ProposalRejected` for a variant not offered (or missing
         where the room offers several), a block kind not allowed, a clue count
-        outside the room's range, or highlighting where the room forbids it.
+        outside the room's range, highlighting where the room forbids it, or a
+        grade outside the room's grades (or in a room that offers no choice).
         """
         if choices.variant is not None:
             variant = choices.variant
@@ -173,6 +180,19 @@ class Room:
         highlighting = self.highlighting if choices.highlighting is None else choices.highlighting
         from numbridge.rules import GameOptions
 
+        grades = self.grades
+        if choices.grade is not None:
+            grades = (choices.grade, choices.grade)
+            if self.grades is None:
+                raise _rejected(f"room {self.id!r} offers no choice of grade")
+            from numbridge.rules.options import grades_between
+
+            if choices.grade not in grades_between(self.grades):
+                raise _rejected(
+                    f"grade must be between {self.grades[0]} and {self.grades[1]}"
+                    f" in room {self.id!r}, not {choices.grade}"
+                )
+
         return GameOptions(
             room=self.id,
             variant=variant,
@@ -184,6 +204,7 @@ class Room:
             game_ms=self.game_ms,
             highlighting=highlighting,
             rated=choices.rated,
+            grades=grades,
         )
 
 

@@ -30,6 +30,7 @@ from pydantic import (
 
 from numbridge.club import rooms as rt
 from numbridge.club.proposals import BlockKind, Variant
+from numbridge.rules.seats import GRADES, Grade
 
 RoomId = Annotated[StrictStr, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,31}$")]
 Millis = Annotated[StrictInt, Field(gt=0)]
@@ -130,6 +131,24 @@ class _RoomBase(_Model):
     highlighting: StrictBool
     blocks: Annotated[tuple[BlockKind, ...], Field(min_length=1)]
     spectators: StrictBool = True
+    grades: tuple[Grade, Grade] | None = None
+
+    @field_validator("grades", mode="before")
+    @classmethod
+    def _on_ladder(cls, grades: object) -> object:
+        # Said here, whole, so a misspelt grade names the ladder it must come from.
+        ladder = ", ".join(GRADES)
+        if grades is None:
+            return None
+        if not isinstance(grades, list | tuple) or len(grades) != 2:
+            raise ValueError(f"give [easiest, hardest], two of: {ladder}")
+        unknown = [g for g in grades if g not in GRADES]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is no grade; the ladder is: {ladder}")
+        if GRADES.index(grades[0]) > GRADES.index(grades[1]):
+            raise ValueError(f"easiest first: {grades[0]} is harder than {grades[1]} "
+                             f"(the ladder: {ladder})")
+        return grades
 
     @field_validator("blocks")
     @classmethod

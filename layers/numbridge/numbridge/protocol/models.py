@@ -38,7 +38,8 @@ _NAMES: dict[str, Any] = {
     "ErrorCode": ErrorCode, "ProposalDoc": proposals.ProposalDoc, "Room": rooms.Room,
     "ClueRange": rooms.ClueRange, "VariantSettings": rooms.VariantSettings,
     "BlockKind": seats.BlockKind, "Seat": seats.Seat, "Status": seats.Status,
-    "Variant": seats.Variant, "Result": state.Result, "View": view_types.View,
+    "Variant": seats.Variant, "Grade": seats.Grade, "Result": state.Result,
+    "View": view_types.View,
     "Mapping": collections.abc.Mapping,
 }
 

@@ -14,7 +14,7 @@ from numbridge.rules.seats import EMPTY
 from numbridge.values import frozen
 
 from .geometry import Layout, parse_layout, validate_layout
-from .seats import BlockKind, Grade, Variant, is_block_kind, is_grade, is_variant
+from .seats import GRADES, BlockKind, Grade, Variant, is_block_kind, is_grade, is_variant
 
 MAX_TAKE_PRICE = 3  # a hand holds 3 tiles; a price above that could never be paid
 
@@ -37,6 +37,9 @@ class GameOptions:
     game_ms: int | None
     highlighting: bool
     rated: bool
+    # The grades the deal may give, easiest and hardest (the room's range, or the one
+    # grade the proposal asked for); None: any.
+    grades: tuple[Grade, Grade] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.room, str) or not self.room:
@@ -60,6 +63,8 @@ class GameOptions:
             raise ValueError(f"game_ms must be a positive int or None, not {self.game_ms!r}")
         if not isinstance(self.highlighting, bool) or not isinstance(self.rated, bool):
             raise ValueError("highlighting and rated must be booleans")
+        if self.grades is not None:
+            check_grades(self.grades)
 
     @property
     def majority(self) -> int:
@@ -78,6 +83,8 @@ class GameOptions:
             "game_ms": self.game_ms,
             "highlighting": self.highlighting,
             "rated": self.rated,
+            # absent without a range: states stored before grades read back the same
+            **({} if self.grades is None else {"grades": list(self.grades)}),
         }
 
     @classmethod
@@ -94,9 +101,27 @@ class GameOptions:
                 game_ms=data["game_ms"],
                 highlighting=data["highlighting"],
                 rated=data["rated"],
+                grades=None if data.get("grades") is None else tuple(data["grades"]),
             )
         except KeyError as exc:
             raise ValueError(f"game options lack {exc.args[0]!r}") from None
+
+
+def check_grades(grades: object) -> tuple[Grade, Grade]:
+    """``grades`` as a range of the ladder, easiest first; ``ValueError`` otherwise."""
+    if (not isinstance(grades, tuple | list) or len(grades) != 2
+            or not all(is_grade(g) for g in grades)):
+        raise ValueError(f"grades must be two of {', '.join(GRADES)}, not {grades!r}")
+    easiest, hardest = grades
+    if GRADES.index(easiest) > GRADES.index(hardest):
+        raise ValueError(f"grades must go from easiest to hardest: {easiest} is harder "
+                         f"than {hardest}")
+    return (easiest, hardest)
+
+
+def grades_between(grades: tuple[Grade, Grade]) -> tuple[Grade, ...]:
+    """Every grade of the ladder from ``grades[0]`` to ``grades[1]``."""
+    return GRADES[GRADES.index(grades[0]):GRADES.index(grades[1]) + 1]
 
 
 @lru_cache(maxsize=512)

@@ -41,6 +41,7 @@ def _stored_choices(proposal: ProposalDoc) -> ProposalChoices:
         blocks=proposal["blocks"], clues=proposal["clues"],
         highlighting=proposal["highlighting"], rated=proposal["rated"],
         colour=proposal["colour"], variant=proposal.get("variant"),
+        grade=proposal.get("grade"),
     )
 
 
@@ -64,6 +65,8 @@ def propose(svc: Services, player: str, request: req.Propose) -> Outcome:
     lapsed_slot = next((slot for slot in slots if slot.n == free), None)
     if to is not None:
         proposal["to"] = to
+    if request.grade is not None:
+        proposal["grade"] = request.grade
     writes = Proposals.add_writes(proposal, free, lapsed_slot)
     if to is not None:  # private: pushed to its one reader, never to the lobby
         return Outcome([answers.ProposalAnswer(id=request.id, proposal=proposal).frame()],
@@ -172,11 +175,13 @@ def deal_game(svc: Services, options: rules.GameOptions, players: dict[rules.Sea
 
 def deal_board(svc: Services, options: rules.GameOptions) -> rules.Board:
     from numbridge.puzzles import DealError, deal_board
+    from numbridge.rules.options import grades_between
 
+    grades = None if options.grades is None else grades_between(options.grades)
     started = time.perf_counter()
     try:
         dealt = deal_board(options.size, options.blocks, options.clues, svc.rng,
-                           budget_s=svc.deal_budget_s)
+                           budget_s=svc.deal_budget_s, grades=grades)
     except DealError as exc:
         logger.exception("deal failed")
         raise ProtocolError("internal", f"could not deal a board: {exc}") from exc
