@@ -92,3 +92,32 @@ def test_the_replay_shows_the_coachs_review_in_each_language(
         assert player.problems == [], player.problems
     finally:
         player.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_game_header_shows_the_boards_grade(browser: Any, club: LocalServer,
+                                                lang: str) -> None:
+    """Catches a game header without the board's grade (it is in every view), a grade of
+    another board, and the grade shown as its catalog key or only in English."""
+    names = {"blue": fresh_name("hdr-ana-"), "red": fresh_name("hdr-bob-")}
+    with club.player(names["blue"]) as ana, club.player(names["red"]) as bob:
+        seats = deal(ana, bob, "blitz", blocks="regular")
+        game = seats[names["blue"]].game
+        view = ana.request("sync", game=game)["view"]
+        player = Page(browser, names["blue"], locale=LOCALES[lang])
+        try:
+            page = player.page
+            open_with_token(player, club)
+            row = page.locator(f"#games li.game-row[data-game='{game}']")
+            row.wait_for()
+            row.locator("button.open").click()
+            badge = page.locator("#game-title .badge.grade")
+            badge.wait_for()
+            assert badge.get_attribute("data-grade") == view["grade"]
+            reading = say(lang, f"review.reading.{view['grade']}")
+            assert badge.inner_text() == say(lang, "game.grade", reading=reading)
+            # The title's last word is still the game's version (tests read it there).
+            assert page.locator("#game-title").inner_text().split()[-1].startswith("v")
+            assert player.problems == [], player.problems
+        finally:
+            player.close()

@@ -12,6 +12,10 @@ export const cellText = (cell) => `(${cell[0]},${cell[1]})`;
 /** A variant as the language's rule page names it (Bridge: Γέφυρα, Ponte, Мост, Puente). */
 export const variantName = (variant) => (VARIANTS.includes(variant) ? t(`variant.${variant}`) : variant);
 /** A block layout (`regular`, `irregular`) in words. */
+// The coach's ladder, simplest first: a board's grade and a room's range are words of it.
+export const GRADES = ['naked_single', 'hidden_single', 'locked_candidates', 'pairs', 'beyond', 'guess'];
+export const gradeName = (grade) => (GRADES.includes(grade) ? t(`review.reading.${grade}`) : grade);
+
 export const blocksName = (blocks) => (BLOCKS.includes(blocks) ? t(`blocks.${blocks}`) : blocks);
 /**
  * A room's name: the catalog's for the club's own rooms, as long as the server still

@@ -7,11 +7,18 @@ import {
   addChallenge, addSent, applyChanges, dropChallenge, emptyClub, fromPage, waitingIn,
 } from './club-model.js';
 import { $, fill, h, toast } from './dom.js';
-import { blocksName, fmtDuration, other, roomName, seatName, variantName } from './format.js';
+import { blocksName, fmtDuration, gradeName, other, roomName, seatName, variantName } from './format.js';
 import { fmtMoment, fmtOr, t } from './i18n.js';
 
 // A room that does not list its block layouts has the regular ones only.
 const DEFAULT_BLOCKS = ['regular'];
+
+/** A room's range of grades in words; null when it deals any grade. */
+function gradesText(grades) {
+  if (!Array.isArray(grades) || grades.length !== 2) return null;
+  return grades[0] === grades[1] ? t('proposals.grade', { reading: gradeName(grades[0]) })
+    : t('room.grades', { min: gradeName(grades[0]), max: gradeName(grades[1]) });
+}
 
 export class Lobby {
   /**
@@ -249,7 +256,7 @@ export class Lobby {
       h('div', {},
         h('strong', {}, roomName(room.id, room.title)), ' ',
         h('span', { class: 'muted small' }, variants.map(variantName).join(' · ')),
-        h('div', { class: 'small' }, `${boards} · ${clues} · ${take}`),
+        h('div', { class: 'small' }, [boards, clues, take, gradesText(room.grades)].filter(Boolean).join(' · ')),
         h('div', { class: 'small muted' }, [
           t('room.per_move', { time: fmtDuration(room.move_ms) }),
           room.game_ms ? t('room.per_game', { time: fmtDuration(room.game_ms) }) : t('room.no_game_clock'),
@@ -549,10 +556,17 @@ export class Lobby {
     return t('proposals.game_in', { variant: variantName(p.variant), room: this.roomTitle(p.room) });
   }
 
+  /** The grade a proposal asked for, else the range its room deals (none: any grade). */
+  gradeText(p) {
+    if (p.grade) return t('proposals.grade', { reading: gradeName(p.grade) });
+    return gradesText(this.roomById(p.room)?.grades);
+  }
+
   proposalDetails(p) {
     return [
       p.blocks ? blocksName(p.blocks) : null,
       Number.isInteger(p.clues) ? t('proposals.clues', { count: p.clues }) : null,
+      this.gradeText(p),
       p.rated ? t('proposals.rated') : t('proposals.unrated'),
       !p.colour || p.colour === 'random' ? t('proposals.random_colour')
         : t('proposals.plays', { name: p.by, colour: seatName(p.colour) }),

@@ -7,7 +7,8 @@
 import { $, fill, h } from './dom.js';
 import { blockSummary } from './geometry.js';
 import {
-  SEATS, blocksName, cellText, fmtClock, goalText, other, resultText, roomName, seatName, variantName,
+  SEATS, blocksName, cellText, fmtClock, goalText, gradeName, other, resultText, roomName, seatName,
+  variantName,
 } from './format.js';
 import { fmtList, fmtUnit, t } from './i18n.js';
 import { clockNow, features, isSpectator, secondOfPair } from './reducer.js';
@@ -54,6 +55,9 @@ function renderTitle({ game }) {
       room: roomName(view.room), blocks: blocksName(view.options.blocks), count: view.options.clues,
     })),
     isSpectator(view) ? h('span', { class: 'badge watching' }, t('game.watching_badge')) : null,
+    // Before the id: the title's last word stays the version.
+    view.grade ? h('span', { class: 'badge grade', dataset: { grade: view.grade } },
+      t('game.grade', { reading: gradeName(view.grade) })) : null,
     h('span', { class: 'muted small gid' }, ` ${game.id} · v${view.v}`));
 }
 
