@@ -179,7 +179,7 @@ def test_websocket_upgrade_from_a_browser_is_not_the_page(
     headers = {"Accept": "*/*", "Origin": gateway.url}
     with connect(f"{gateway.ws_url}?token=good", open_timeout=10,
                  additional_headers=headers) as ws:
-        ws.send(json.dumps({"action": "ping", "id": "2"}))
+        ws.send(json.dumps({"action": "rooms", "id": "2"}))
         recorder.wait_for("lobby")
 
 
