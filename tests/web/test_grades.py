@@ -1,0 +1,76 @@
+"""Difficulty in the lobby, in a real browser: a room's range of grades in its listing,
+and the grade a proposal asked for in its entry, in the catalog's words (English and
+Greek). The server runs a rooms file with one graded room (ROOMS_CONFIG)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_kit import Page, fresh_name, open_with_token
+from e2e_server import LocalServer
+
+REPO = Path(__file__).resolve().parents[2]
+CATALOGS = {lang: json.loads((REPO / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+            for lang in ("en", "el")}
+LOCALES = {"en": "en-GB", "el": "el-GR"}
+ROOMS = """
+rooms:
+  - id: graded
+    title: Graded
+    variants:
+      blitz: {size: 6, clues: {min: 10, max: 16, default: 12}, take_price: 2}
+    move_ms: 30000
+    game_ms: null
+    highlighting: true
+    blocks: [regular]
+    grades: [naked_single, hidden_single]
+"""
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
+    root = tmp_path_factory.mktemp("graded")
+    (root / "rooms.yaml").write_text(ROOMS)
+    server = LocalServer(root / "data", root, env={"ROOMS_CONFIG": str(root / "rooms.yaml")})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+def say(lang: str, key: str, **params: str) -> str:
+    message = str(CATALOGS[lang][key])
+    for name, value in params.items():
+        message = message.replace("{" + name + "}", value)
+    return message
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_lobby_shows_a_rooms_grades_and_a_proposals_asked_grade(
+        browser: Any, graded: LocalServer, lang: str) -> None:
+    """Catches a proposal entry without the grade it asked for (the one thing that tells
+    an acceptor how hard the board will be), a room listing without its range, and either
+    shown as its catalog key or only in English."""
+    asker = fresh_name("grade-ana-")
+    with graded.player(asker) as ana:
+        made = ana.request("propose", room="graded", grade="hidden_single")
+        assert made["type"] == "proposal" and made["proposal"]["grade"] == "hidden_single"
+        player = Page(browser, fresh_name("grade-bob-"), locale=LOCALES[lang])
+        try:
+            page = player.page
+            open_with_token(player, graded)
+            entry = page.locator(f"#proposals li.proposal[data-by='{asker}']")
+            entry.wait_for()
+            reading = CATALOGS[lang]["review.reading.hidden_single"]
+            assert say(lang, "proposals.grade", reading=reading) in entry.inner_text()
+            room = page.locator("#rooms li.room[data-room='graded']")
+            assert say(lang, "room.grades", min=CATALOGS[lang]["review.reading.naked_single"],
+                       max=reading) in room.inner_text()
+            assert player.problems == [], player.problems
+        finally:
+            player.close()
