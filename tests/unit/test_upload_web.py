@@ -17,6 +17,8 @@ _spec.loader.exec_module(upload_web)
 
 
 def test_every_file_of_the_page_goes_up_with_its_type_and_the_tests_stay_behind() -> None:
+    """Catches: the client's Node tests put in the public bucket, a file of the page left
+    behind, a file served with a guessed type, or the page cached a day."""
     with mock_aws():
         s3 = boto3.client("s3", region_name="us-east-1")
         s3.create_bucket(Bucket="page")
@@ -37,3 +39,14 @@ def test_every_file_of_the_page_goes_up_with_its_type_and_the_tests_stay_behind(
         assert head["CacheControl"] == "public, max-age=86400"
         assert s3.get_object(Bucket="page", Key="index.html")["Body"].read() == (
             ROOT / "web" / "index.html").read_bytes()
+
+
+def test_what_names_the_other_files_is_asked_again_at_every_load() -> None:
+    """Catches: the service worker or the manifest cached a day (the worker serves the old
+    release's files from its cache: a release would reach players a day late)."""
+    for key in ("index.html", "sw.js", "manifest.webmanifest"):
+        assert upload_web.headers_for(key)["CacheControl"] == "no-cache", key
+    for key in ("js/app.js", "style.css", "icons/icon-192.png"):
+        assert upload_web.headers_for(key)["CacheControl"] == "public, max-age=86400", key
+    assert upload_web.headers_for("manifest.webmanifest")["ContentType"] == (
+        "application/manifest+json")
