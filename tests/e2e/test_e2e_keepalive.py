@@ -9,6 +9,9 @@ from e2e_server import LocalServer
 
 def test_a_ping_is_answered_by_nothing_and_the_connection_goes_on(
         local_server: LocalServer) -> None:
+    """Catches: the keep-alive's ``ping`` answered (an ``unknown_action`` error, or any
+    frame: a reply the page never reads, each nine minutes) or one that stalls or closes
+    the connection."""
     with local_server.player("ana") as ana:
         ping = ana.send("ping")
         assert ana.request("rooms")["type"] == "rooms"

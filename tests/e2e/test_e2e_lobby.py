@@ -25,6 +25,9 @@ def change(player: Player, kind: str, timeout: float = PUSHED_WITHIN_S + 1) -> d
 
 
 def test_the_lobby_is_pushed_and_stops_when_unsubscribed(local_server: LocalServer) -> None:
+    """Catches: a change not pushed to a subscriber of the real server (or not within the
+    contract's 2 s), a removal without its reason, and pushes that go on after
+    ``unsubscribe``."""
     with local_server.player("wes") as wes, local_server.player("ana") as ana, \
             local_server.player("bob") as bob:
         page = wes.request("subscribe", topic="lobby")
@@ -46,6 +49,8 @@ def test_the_lobby_is_pushed_and_stops_when_unsubscribed(local_server: LocalServ
 
 
 def test_two_seekers_are_paired_and_a_closed_seeker_is_not(local_server: LocalServer) -> None:
+    """Catches: a seeker paired with one whose socket closed (a seek outliving its
+    $disconnect), or a pairing whose game reaches only one of its two players."""
     with local_server.player("ana") as ana, local_server.player("bob") as bob:
         with local_server.player("gone") as gone:
             assert gone.request("seek", room="blitz")["type"] == "seek"
@@ -58,6 +63,8 @@ def test_two_seekers_are_paired_and_a_closed_seeker_is_not(local_server: LocalSe
 
 
 def test_a_challenge_is_pushed_and_declined(local_server: LocalServer) -> None:
+    """Catches: a challenge never pushed to the player it names, or a decline its
+    challenger never hears of, over the real server's sockets."""
     with local_server.player("ana") as ana, local_server.player("bob") as bob:
         made = ana.request("propose", room="blitz", to="bob")["proposal"]["id"]
         assert bob.expect(lambda f: f.get("type") == "challenge")["proposal"]["id"] == made

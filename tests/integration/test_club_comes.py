@@ -34,6 +34,8 @@ def subscribed(world: World, player: str) -> Conn:
 
 
 def test_subscribe_answers_the_lobby_as_it_is(world: World) -> None:
+    """Catches: a subscription's page that is not the lobby as stored (a proposal missing,
+    seekers or games made up, the online count not counting the players connected)."""
     ana, bob = world.join("ana"), world.join("bob")
     made = ana.ask("propose", room="blitz")["proposal"]
     world.deliver_lobby()
@@ -106,6 +108,8 @@ def test_unsubscribe_and_a_closed_connection_end_the_pushes(world: World) -> Non
 
 
 def test_unknown_and_tournament_topics_are_not_found(world: World) -> None:
+    """Catches: a subscription stored for a topic nobody publishes (a misspelt topic, or a
+    tournament that does not exist) and counted against the connection's cap."""
     ana = world.join("ana")
     for topic in ("lobbies", "tournament:t-nope"):
         answer = ana.ask("subscribe", topic=topic)
@@ -133,6 +137,9 @@ def test_the_online_count_is_pushed_at_most_every_five_seconds(world: World) -> 
 
 
 def test_two_seekers_are_paired_and_both_get_the_game(world: World) -> None:
+    """Catches: a second seeker stored to wait beside a first who fits, a pairing whose
+    game reaches only one of them, or a lobby not told that the seekers left and the
+    game began."""
     watcher = subscribed(world, "wes")
     ana, bob = world.join("ana"), world.join("bob")
     waiting = ana.ask("seek", room="blitz")
@@ -185,6 +192,9 @@ def test_a_second_seek_replaces_the_first_and_nobody_plays_themself(world: World
 
 
 def test_seek_refusals_are_typed(world: World) -> None:
+    """Catches: a seek in an unknown room, or in a room of several variants without one
+    named, stored (or answered with an untyped error), and a cancel of no seek
+    acknowledged."""
     ana = world.join("ana")
     assert ana.ask("seek", room="nowhere")["code"] == "not_found"
     assert ana.ask("seek", room="study")["code"] == "illegal"  # several variants: name one
@@ -217,6 +227,9 @@ def test_far_ratings_wait_until_the_window_widens(world: World) -> None:
 
 
 def test_a_challenge_is_pushed_to_its_player_only_and_never_listed(world: World) -> None:
+    """Catches: a challenge pushed to others than its player, listed in the room or in the
+    lobby's changes, accepted or declined by a third player, or accepted after its
+    decline."""
     watcher = subscribed(world, "wes")
     ana, bob, cy = world.join("ana"), world.join("bob"), world.join("cy")
     made = ana.ask("propose", room="blitz", to="bob")
@@ -296,6 +309,8 @@ def test_the_lobby_lists_a_page_of_challenges(world: World) -> None:
 
 
 def test_a_challenge_accepted_deals_the_game(world: World) -> None:
+    """Catches: an accepted challenge acknowledged with no game dealt (its player sent no
+    state)."""
     ana, bob = world.join("ana"), world.join("bob")
     pid = ana.ask("propose", room="blitz", to="bob")["proposal"]["id"]
     frames = bob.send("accept", proposal=pid)
@@ -303,6 +318,8 @@ def test_a_challenge_accepted_deals_the_game(world: World) -> None:
 
 
 def test_challenge_refusals_are_typed(world: World) -> None:
+    """Catches: a challenge to nobody, to oneself (in any case) or to a bot seat made, and
+    an open proposal declined (only a challenge can be)."""
     ana = world.join("ana")
     assert ana.ask("propose", room="blitz", to="nobody-here")["code"] == "not_found"
     assert ana.ask("propose", room="blitz", to="ana")["code"] == "illegal"

@@ -14,7 +14,7 @@ def test_a_finished_game_is_reviewed_once_and_its_record_carries_the_review(
         world: World) -> None:
     """Catches a game finished without a review message (a path that archives but is
     not seen by the follow-up), a message sent per move instead of per game, a review
-    that is not the coach's of that record, and a redelivery that recomputes it."""
+    that is not the coach's of that record, and a redelivery that changes it."""
     ana, bob = world.join("ana"), world.join("bob")
     game = start_game(world, "blitz", ana, bob, blocks="regular", clues=12)
     assert world.review_sqs.sent == []
@@ -47,6 +47,8 @@ def test_a_resigned_game_is_reviewed_too(world: World) -> None:
 
 
 def test_a_message_for_no_game_is_dropped(world: World) -> None:
+    """Catches: a message for a game with no record handed back to SQS (delivered again and
+    again until the dead-letter queue) instead of dropped."""
     world.review_sqs.sent.append({"body": {"game": "g-none"}})
     assert world.deliver_reviews() == {"batchItemFailures": []}
 

@@ -34,6 +34,8 @@ def test_the_window_only_widens(a: int, b: int) -> None:
 
 
 def test_the_steps() -> None:
+    """Catches: a window that widens on a slope or a step early or late (5 s a step of 50,
+    from 100 to 600), or that never opens to anyone after a minute."""
     assert window(0) == window(STEP_MS - 1) == BASE_WINDOW
     assert window(STEP_MS) == BASE_WINDOW + 50
     assert window(ANYONE_AFTER_MS - 1) == MAX_WINDOW
@@ -42,6 +44,8 @@ def test_the_steps() -> None:
 
 @given(seekers, seekers)
 def test_fit_is_symmetric_and_never_with_oneself(a: Seeker, b: Seeker) -> None:
+    """Catches: a fit that depends on who asks (one seeker paired, the other refusing the
+    same pair), or a player paired with their own other device."""
     assert fits(a, b, NOW) == fits(b, a, NOW)
     if a.player == b.player:
         assert not fits(a, b, NOW)
@@ -72,6 +76,8 @@ def test_pair_all_pairs_each_seeker_at_most_once_and_leaves_no_fit(
 
 
 def test_a_waiting_seek_is_tried_again_at_each_widening() -> None:
+    """Catches: a retry missing at an instant the window widens (a seek left waiting until
+    the next), or one where it does not (a message for nothing)."""
     times = retry_times(NOW)
     assert times[0] == NOW + STEP_MS and times[-1] == NOW + ANYONE_AFTER_MS
     # Each retry falls where the window has just widened, and none where it has not.

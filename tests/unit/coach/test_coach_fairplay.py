@@ -59,6 +59,8 @@ def test_a_player_whose_guesses_always_pay_stands_out_and_fair_ones_do_not() -> 
 
 
 def test_a_digit_the_player_could_rule_out_had_no_chance() -> None:
+    """Catches: a mistake with a digit the player could have ruled out weighed as a fair
+    guess (1/candidates), which would lower every careless player's z-score."""
     record = game(0, "ana", "bob", {"blue": [(2, False)], "red": []})
     record["review"]["moves"][0]["ruled_out"] = True
     ana = tally([record])["ana"]
@@ -66,6 +68,7 @@ def test_a_digit_the_player_could_rule_out_had_no_chance() -> None:
 
 
 def test_records_not_reviewed_yet_are_left_out() -> None:
+    """Catches: a game not yet reviewed counted (as no guesses, or failing the report)."""
     assert tally([{"game": "g-1", "players": {"blue": "a", "red": "b"}}]) == {}
 
 

@@ -22,6 +22,8 @@ GAMES = {  # name: (variant, seed, blocks, clues)
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_recorded_game_gets_its_review(name: str) -> None:
+    """Catches: any change to a review of a recorded game (a label, a count, a race) made
+    without its recorded review changed with it on purpose."""
     record = json.loads((DATA / f"{name}.record.json").read_text())
     expected = json.loads((DATA / f"{name}.review.json").read_text())
     assert review(story_of(record)) == expected

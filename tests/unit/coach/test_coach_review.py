@@ -186,6 +186,8 @@ def test_a_record_kept_before_hands_has_no_avoidable(game: dict[str, Any]) -> No
 
 
 def test_the_winner_of_a_race_ends_it_at_zero() -> None:
+    """Catches: a race counted off by one (the winner's last move not leaving it connected:
+    zero free cells needed)."""
     record = finished("bridge", 1)
     last = review(story_of(record))["moves"][-1]
     assert last["race"][record["result"]["winner"]] == 0

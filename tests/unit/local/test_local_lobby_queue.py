@@ -50,6 +50,8 @@ def test_the_messages_of_one_window_come_in_one_invocation() -> None:
 
 
 def test_a_message_for_later_comes_after_its_delay() -> None:
+    """Catches: a message for later delivered at once (a seek tried again before its window
+    widened, an absence told before the reconnect could come)."""
     async def scenario() -> None:
         arrived: asyncio.Queue[tuple[float, Event]] = asyncio.Queue()
 

@@ -47,6 +47,8 @@ def test_discriminators_are_property_names_as_asyncapi_wants() -> None:
 
 
 def test_the_club_that_comes_to_you_is_documented() -> None:
+    """Catches: a lobby action or frame missing from docs/asyncapi.json (a client written
+    from it could not subscribe, seek or decline)."""
     messages = document()["components"]["messages"]
     for action in ("subscribe", "unsubscribe", "seek", "cancel_seek", "decline"):
         assert action in messages, action

@@ -30,6 +30,8 @@ def test_a_deal_asking_for_grades_gets_one_of_them() -> None:
 
 
 def test_grades_no_board_has_or_none_within_the_budget_are_refused() -> None:
+    """Catches: a deal asked for a grade no board of that size can have, or none found
+    within the budget, dealing forever or dealing another grade."""
     with pytest.raises(DealError, match="grades are"):
         deal_board(6, "regular", 12, random.Random(1), grades={"easy"})
     with pytest.raises(DealError, match="of grade guess"):

@@ -29,6 +29,8 @@ def _seek(sid: str, player: str, connection: str, at: int = NOW) -> Seek:
 
 
 def test_subscribe_list_unsubscribe(store: Store) -> None:
+    """Catches: subscribers lost across the topic's shards, a subscription said again
+    counted as new, or one left listed after ``unsubscribe``."""
     subs = Subscriptions(store)
     for n in range(40):  # across the shards
         _connected(store, f"c{n}", f"p{n}")
@@ -70,6 +72,8 @@ def test_a_closed_connection_takes_its_subscriptions_and_seek(store: Store) -> N
 
 
 def test_a_seek_of_another_connection_of_the_player_stays(store: Store) -> None:
+    """Catches: a player's seek ended when another of their connections closes (the device
+    that sought still waiting for nothing)."""
     seeks = Seeks(store)
     _connected(store, "c1", "ana")
     _connected(store, "c2", "ana")
@@ -79,6 +83,8 @@ def test_a_seek_of_another_connection_of_the_player_stays(store: Store) -> None:
 
 
 def test_a_second_seek_replaces_the_first(store: Store) -> None:
+    """Catches: a player's earlier seek left in the room beside their new one (two seeks of
+    one player waiting)."""
     seeks = Seeks(store)
     store.transact(seeks.put_writes(_seek("s1", "ana", "c1"), None))
     first = seeks.of_player("ana")
@@ -126,6 +132,8 @@ def test_two_pairings_of_one_player_cannot_both_commit(store: Store) -> None:
 
 
 def test_the_online_count_and_its_one_push_per_period(store: Store) -> None:
+    """Catches: the online count going below zero, losing a player across its shards, or
+    two fan-outs at once both claiming the push."""
     online = Online(store)
     online.change("ana", -1)  # never below zero
     assert online.count() == 0
