@@ -48,8 +48,10 @@ def test_the_opponent_is_told_of_the_first_and_last_connection(world: World) -> 
 
 
 def test_a_reconnect_within_seconds_never_shows_the_player_gone(world: World) -> None:
-    """A dropped socket, API Gateway's two-hour cut, a phone between networks: the page
-    is back within a second or two, and its opponent sees no flicker of presence."""
+    """Catches: an absence told at the $disconnect, or without checking again once the
+    wait is over (its opponent shown the player gone, then back). A dropped socket, API
+    Gateway's two-hour cut, a phone between networks: the page is back within a second
+    or two, and its opponent sees no flicker of presence."""
     ana, bob = world.join("ana"), world.join("bob")
     game = start_game(world, "bridge", ana, bob, colour="blue")
     presence(ana)

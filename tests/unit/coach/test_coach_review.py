@@ -72,8 +72,9 @@ def test_every_turn_is_weighed_from_the_board_its_player_saw(game: dict[str, Any
        st.sampled_from(["regular", "irregular"]))
 def test_any_game_is_weighed_from_what_its_players_knew(variant: str, seed: int,
                                                         blocks: str) -> None:
-    """The same on games dealt and played from any seed; and none of their labels moves
-    when the record's solution is taken away."""
+    """Catches: what the recorded games pin down failing on other deals (a label not the
+    replay by hand's, on either block kind or any variant), and a label that reads the
+    record's solution (it moves when the solution is taken away)."""
     record = finished(variant, seed, blocks=blocks)
     check_against_a_replay_by_hand(record)
     stripped = {k: v for k, v in record.items() if k != "solution"}
