@@ -28,6 +28,14 @@ rooms:
     highlighting: true
     blocks: [regular]
     grades: [naked_single, hidden_single]
+  - id: plain
+    title: Plain
+    variants:
+      blitz: {size: 6, clues: {min: 10, max: 16, default: 12}, take_price: 2}
+    move_ms: 30000
+    game_ms: null
+    highlighting: true
+    blocks: [regular]
 """
 
 
@@ -74,3 +82,30 @@ def test_the_lobby_shows_a_rooms_grades_and_a_proposals_asked_grade(
             assert player.problems == [], player.problems
         finally:
             player.close()
+
+
+def test_the_propose_form_asks_for_a_grade_only_where_the_room_offers_them(
+        browser: Any, graded: LocalServer) -> None:
+    """Catches a form that offers grades the room does not deal (refused by the server),
+    sends a grade to a room without a range, or loses the grade chosen on the way."""
+    player = Page(browser, fresh_name("grade-cy-"))
+    try:
+        page = player.page
+        open_with_token(player, graded)
+        page.wait_for_selector("#p-room option[value=graded]", state="attached")
+        page.select_option("#p-room", "plain")
+        assert page.locator("#p-grade-label").is_hidden()
+        page.select_option("#p-room", "graded")
+        assert page.locator("#p-grade-label").is_visible()
+        offered = page.locator("#p-grade option").evaluate_all("os => os.map(o => o.value)")
+        assert offered == ["", "naked_single", "hidden_single"]
+        page.select_option("#p-grade", "naked_single")
+        page.click("#propose")
+        mine = page.locator("#proposals li.proposal.mine")
+        mine.wait_for()
+        said = say("en", "proposals.grade",
+                   reading=str(CATALOGS["en"]["review.reading.naked_single"]))
+        assert said in mine.inner_text()
+        assert player.problems == [], player.problems
+    finally:
+        player.close()

@@ -7,7 +7,9 @@ import {
   addChallenge, addSent, applyChanges, dropChallenge, emptyClub, fromPage, waitingIn,
 } from './club-model.js';
 import { $, fill, h, toast } from './dom.js';
-import { blocksName, fmtDuration, gradeName, other, roomName, seatName, variantName } from './format.js';
+import {
+  GRADES, blocksName, fmtDuration, gradeName, other, roomName, seatName, variantName,
+} from './format.js';
 import { fmtMoment, fmtOr, t } from './i18n.js';
 
 // A room that does not list its block layouts has the regular ones only.
@@ -455,6 +457,16 @@ export class Lobby {
       if (clues.dataset.room !== `${room.id}/${variant}`) clues.value = settings.clues.default;
       clues.dataset.room = `${room.id}/${variant}`;
     }
+    const grade = $f('grade');
+    if (grade) {  // the proposal form only: a grade of the room's range, or any of them
+      const range = Array.isArray(room.grades) ? room.grades : null;
+      const offered = range ? GRADES.slice(GRADES.indexOf(range[0]), GRADES.indexOf(range[1]) + 1) : [];
+      const chosenGrade = grade.value;
+      fill(grade, h('option', { value: '' }, t('form.grade_any')),
+        ...offered.map((g) => h('option', { value: g }, gradeName(g))));
+      grade.value = offered.includes(chosenGrade) ? chosenGrade : '';
+      $f('grade-label').hidden = offered.length === 0;
+    }
     const highlighting = $f('highlighting');
     highlighting.disabled = !room.highlighting;
     if (!room.highlighting) highlighting.checked = false;
@@ -485,6 +497,8 @@ export class Lobby {
       highlighting: $('#p-highlighting').checked,
     };
     if ((room.variants || []).length > 1) fields.variant = $('#p-variant').value;
+    // Only where the room offers a choice: a server that knows no grade never sees one.
+    if (Array.isArray(room.grades) && $('#p-grade').value) fields.grade = $('#p-grade').value;
     if (!Number.isInteger(fields.clues)) {
       toast(t('form.clues_whole'), 'error');
       return;
