@@ -35,6 +35,9 @@ rooms:
 
 def test_a_silent_domains_game_ends_by_its_clocks_after_a_chain_of_61_timers(
         tmp_path: Path) -> None:
+    """Catches: a chain of timers cut short (each timer's run must set the next, past the
+    16 hops after which Lambda stops a function-queue-function loop), so a game both
+    players left never ends by its clocks."""
     rooms = tmp_path / "rooms.yaml"
     rooms.write_text(SILENT_DOMAINS)
     server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})

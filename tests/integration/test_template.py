@@ -775,6 +775,8 @@ def test_the_timer_and_bot_chains_are_allowed_to_be_as_long_as_a_game(
 
 
 def test_the_table_cannot_be_deleted_by_accident(raw: dict[str, Any]) -> None:
+    """Catches: a stack deleted, or an update that replaces the table, taking the club's
+    table (every game, rating and account) with it."""
     table = raw["Resources"]["GameTable"]
     assert table["Properties"]["DeletionProtectionEnabled"] is True
     assert table["DeletionPolicy"] == table["UpdateReplacePolicy"] == "Retain"
@@ -916,6 +918,9 @@ def test_sign_up_refusals_are_not_errors_to_the_alarm(raw: dict[str, Any]) -> No
 
 def test_the_stage_timer_queue_and_deals_are_watched_before_players_notice(
         raw: dict[str, Any]) -> None:
+    """Catches: an alarm missing or watching the wrong metric (refusals against frames, the
+    timer queue's age, the deal's duration against its timeout), or one docs/aws.md does
+    not name."""
     resources = raw["Resources"]
     rate = resources["StageClientErrorRateAlarm"]["Properties"]
     stats = {m["Id"]: m["MetricStat"]["Metric"]["MetricName"]

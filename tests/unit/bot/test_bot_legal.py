@@ -212,6 +212,8 @@ class Spy:
 @pytest.mark.parametrize(("variant", "seed"), [("blitz", 1), ("bridge", 2), ("domains", 3)])
 def test_selfplay_hands_each_player_its_own_view_and_its_own_frames(
         variant: str, seed: int) -> None:
+    """Catches: selfplay asking the wrong seat, or handing a player the other seat's view
+    or frames (a bot that sees its opponent's hand)."""
     setup = Setup(variant, "easy", "easy", seed, False, 12 if variant == "blitz" else 30, 1,
                   None, 0.0, 0.0)
     start = new_game(setup, random.Random(seed))

@@ -319,6 +319,8 @@ CHECKS = {*BREAKS, "accepted", "anything", "no string 'action'", "unknown action
 
 
 def test_every_check_of_a_frame_refuses_what_it_must_and_passes_the_rest() -> None:
+    """Catches: a check of a request frame that refuses a frame it must pass or passes one
+    it must refuse, and a check no generated frame ever meets (untested)."""
     met: Counter[str] = Counter()
 
     # Derandomized: the same frames every run, so the coverage below cannot flake.

@@ -58,6 +58,8 @@ def test_brackets_inside_strings_do_not_count_as_nesting() -> None:
 
 
 def test_the_worst_frame_for_the_depth_check_is_too_deep() -> None:
+    """Catches: a depth check that lets a frame of nothing but brackets through to the JSON
+    parser, or is off by one at MAX_DEPTH."""
     # How long it takes is bench/wire_bench.py's business, not the suite's.
     assert too_deep("[" * MAX_FRAME_BYTES)
     assert too_deep("[" * (MAX_DEPTH + 1)) and not too_deep("[" * MAX_DEPTH)
@@ -118,6 +120,9 @@ def test_hostile_values_are_refused_and_the_id_is_kept(fragment: str, says: str)
 
 def test_huge_integers_are_refused_before_they_are_converted(
         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Catches: a number converted before its length is checked (100,000 digits cost the
+    CPU of a request, or past the interpreter's limit raise a ValueError that loses the
+    request's id)."""
     # Converting 100,000 digits is what costs (or, past the interpreter's limit, raises
     # a ValueError that would lose the id): the length is checked on the text first.
     # What it costs when it is not: bench/wire_bench.py.

@@ -176,6 +176,9 @@ MUST_MEET = {
 
 
 def test_legal_refuses_exactly_what_the_rules_refuse() -> None:
+    """Catches: legal() offering an action that apply() refuses, or refusing one apply()
+    takes (the bot and the client would offer moves the server rejects, or hide moves it
+    allows)."""
     met: Counter[tuple[str, str]] = Counter()
 
     # Derandomized: the run is the same every time, so the coverage below cannot flake.
