@@ -173,6 +173,9 @@ def rates(phases: dict[str, dict[str, Any]]) -> dict[str, Counter[str]]:
 
 
 def test_the_session_fixture_is_what_the_client_sends(browser: Any, club: Any) -> None:
+    """Catches: the client sending other actions or at other rates than the recorded
+    session (a poll or a timer added, the keep-alive's period changed) while the cost
+    model still counts the old ones."""
     phases = session(browser, club)
     recorded = {"client": "web/ (the reference client)", "phases": phases}
     if os.environ.get("NUMBRIDGE_RECORD_SESSION") == "1" or not FIXTURE.exists():
