@@ -112,3 +112,19 @@ def test_the_packaged_rooms_deal_any_grade() -> None:
     """Catches a default room narrowed by accident: the shipped rooms keep dealing as
     they did before rooms had grades."""
     assert [room.grades for room in load_rooms()] == [None] * len(load_rooms())
+
+
+def test_a_game_in_play_is_listed_with_its_boards_grade(graded: World) -> None:
+    """Catches the live list (its page, and the change pushed to the lobby's subscribers)
+    without the grade, or with another board's."""
+    wes = graded.join("wes")
+    assert wes.ask("subscribe", topic="lobby")["type"] == "lobby"
+    graded.deliver_lobby()
+    wes.new()
+    view = _dealt(graded, grade="pairs", clues=24)
+    graded.deliver_lobby()
+    pushed = [c for f in wes.new() if f["type"] == "changes" for c in f["changes"]
+              if c["kind"] == "live_added"]
+    assert [c["game"]["grade"] for c in pushed] == ["pairs"]
+    [listed] = wes.ask("live", room="graded")["games"]
+    assert listed["grade"] == grade(str(view["blocks"]), str(view["digits"])) == "pairs"

@@ -178,7 +178,8 @@ def test_live_lists_the_games_being_played_a_page_at_a_time(
     first = next(g for g in listed if g["game"] == blitz[0])
     assert first == {"game": blitz[0], "room": "blitz", "variant": "blitz",
                      "players": {"blue": "ana", "red": "bob"},
-                     "v": current(world, blitz[0]).v, "watchers": 2}
+                     "v": current(world, blitz[0]).v, "watchers": 2,
+                     "grade": current(world, blitz[0]).board.grade}
     assert {g["watchers"] for g in listed if g["game"] != blitz[0]} == {0}
 
     only = cy.ask("live", room="blitz")
@@ -189,7 +190,8 @@ def test_live_lists_the_games_being_played_a_page_at_a_time(
     for player in (ana, bob):
         assert player.ask("resume", game=adjourned)["type"] == "ack"
     monkeypatch.setattr(pages, "PAGE_SIZE", 50)
-    assert adjourned in [g["game"] for g in cy.ask("live", room="blitz")["games"]]
+    [back] = [g for g in cy.ask("live", room="blitz")["games"] if g["game"] == adjourned]
+    assert back["grade"] == current(world, adjourned).board.grade  # relisted with it
 
 
 def test_a_gone_watcher_does_not_fail_the_move_and_is_forgotten(world: World) -> None:

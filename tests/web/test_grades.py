@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from browser_kit import Page, fresh_name, open_with_token
+from client import deal
 from e2e_server import LocalServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -109,3 +110,23 @@ def test_the_propose_form_asks_for_a_grade_only_where_the_room_offers_them(
         assert player.problems == [], player.problems
     finally:
         player.close()
+
+
+def test_a_game_in_play_is_listed_with_its_grade(browser: Any, graded: LocalServer) -> None:
+    """Catches the live list without the board's grade (the server lists it with each game
+    being played)."""
+    names = (fresh_name("live-ana-"), fresh_name("live-bob-"))
+    with graded.player(names[0]) as ana, graded.player(names[1]) as bob:
+        seats = deal(ana, bob, "graded", grade="hidden_single")
+        game = seats[names[0]].game
+        player = Page(browser, fresh_name("live-cy-"))
+        try:
+            page = player.page
+            open_with_token(player, graded)
+            row = page.locator(f"#live li.live-game[data-game='{game}']")
+            row.wait_for()
+            reading = str(CATALOGS["en"]["review.reading.hidden_single"])
+            assert say("en", "game.grade", reading=reading) in row.inner_text()
+            assert player.problems == [], player.problems
+        finally:
+            player.close()

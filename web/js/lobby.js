@@ -695,7 +695,8 @@ export class Lobby {
           h('span', { class: 'seat-dot red' }), h('strong', {}, players.red || '?'),
           h('div', { class: 'muted small' },
             `${variantName(row.variant)} · ${this.roomTitle(row.room)}`,
-            typeof row.watchers === 'number' ? ` · ${t('live.watchers', { count: row.watchers })}` : '')),
+            typeof row.watchers === 'number' ? ` · ${t('live.watchers', { count: row.watchers })}` : '',
+            row.grade ? ` · ${t('game.grade', { reading: gradeName(row.grade) })}` : '')),
         h('button', {
           type: 'button', class: 'watch',
           onclick: () => (mine ? this.page.open(row.game) : this.page.watch(row.game)),

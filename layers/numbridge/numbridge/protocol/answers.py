@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from numbridge.club.proposals import ProposalDoc
     from numbridge.club.rooms import ClueRange, Room, VariantSettings
     from numbridge.protocol.errors import ErrorCode
-    from numbridge.rules.seats import Seat, Status, Variant
+    from numbridge.rules.seats import Grade, Seat, Status, Variant
     from numbridge.rules.state import Result
     from numbridge.rules.view_types import View
 
@@ -271,6 +271,8 @@ class LiveGame:
     """the game's version when listed"""
     watchers: int
     """connections watching it"""
+    grade: Grade | None = None
+    """the board's grade (docs/coach.md); absent for a game listed before grades were"""
 
 
 @frozen(kw_only=True)

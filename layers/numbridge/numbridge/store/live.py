@@ -54,27 +54,30 @@ class PlayingGames:
 
     @staticmethod
     def _item(game_id: str, room: str, variant: str, players: Mapping[Any, str],
-              watchers: int, listed: bool) -> dict[str, Any]:
+              watchers: int, listed: bool, grade: str | None) -> dict[str, Any]:
         listing = ({"gsi1pk": keys.playing_in(room), "gsi1sk": keys.playing_order(game_id)}
                    if listed else {})
+        # The board's grade, so the list shows it without reading each game's state.
+        graded = {} if grade is None else {"grade": grade}
         return {"pk": keys.game(game_id), "sk": keys.PLAYING, **listing, "room": room,
                 "variant": variant, "blue": players["blue"], "red": players["red"],
-                "watchers": watchers}
+                "watchers": watchers, **graded}
 
     @classmethod
     def put_write(cls, game_id: str, room: str, variant: str,
-                  players: Mapping[Any, str], listed: bool = True) -> Write:
+                  players: Mapping[Any, str], listed: bool = True,
+                  grade: str | None = None) -> Write:
         """A new game (or one moved from another store): nobody watching yet; listed
         unless adjourned."""
-        return Put(cls._item(game_id, room, variant, players, 0, listed=listed))
+        return Put(cls._item(game_id, room, variant, players, 0, listed=listed, grade=grade))
 
     def relist_write(self, game_id: str, room: str, variant: str, players: Mapping[Any, str],
-                     *, listed: bool, now_ms: int) -> Write:
+                     *, listed: bool, now_ms: int, grade: str | None = None) -> Write:
         """The game adjourned (out of the list) or resumed (back in it), its watchers
         counted again; conditioned on the item as read, as a watch's count is."""
         old = self.store.get(keys.game(game_id), keys.PLAYING)
         watchers = Watches(self.store).count(game_id, now_ms)  # read after the item
-        return Put(self._item(game_id, room, variant, players, watchers, listed),
+        return Put(self._item(game_id, room, variant, players, watchers, listed, grade),
                    Absent() if old is None else unchanged(old))
 
     @staticmethod
@@ -88,7 +91,8 @@ class PlayingGames:
                                 forward=False)
         games = [{"game": keys.game_id_of(str(i["pk"])), "room": i["room"],
                   "variant": i["variant"], "players": {"blue": i["blue"], "red": i["red"]},
-                  "watchers": int(i.get("watchers", 0))}
+                  "watchers": int(i.get("watchers", 0)),
+                  **({"grade": i["grade"]} if i.get("grade") is not None else {})}
                  for i in page.items]
         return games, page.next
 

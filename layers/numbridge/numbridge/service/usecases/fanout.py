@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from numbridge.protocol import answers
+from numbridge.rules.seats import is_grade
 from numbridge.service.aws.notifier import FANOUT_POSTS
 from numbridge.service.context import Services
 from numbridge.service.expiry import reachable
@@ -143,10 +144,12 @@ def _game_change(svc: Services, game_id: str, seen: dict[str, Any]) -> Change | 
         v = svc.games.version(game_id)
         if v is None:
             return None
+        grade = item.get("grade")
         return _json(answers.LiveAdded(game=answers.LiveGame(
             game=game_id, room=room, variant=item["variant"],  # type: ignore[arg-type]
             players={"blue": str(item["blue"]), "red": str(item["red"])},
-            v=v, watchers=int(item.get("watchers", 0)))))
+            v=v, watchers=int(item.get("watchers", 0)),
+            grade=grade if is_grade(grade) else None)))
     if "live_removed" in seen and "live_added" not in seen:
         return _json(answers.LiveRemoved(game=game_id))
     return None

@@ -58,7 +58,8 @@ def in_progress_writes(state: rules.GameState) -> list[Write]:
     another store rebuilds instead of copying."""
     options = state.options
     playing = PlayingGames.put_write(state.game_id, options.room, options.variant,
-                                     state.players, listed=state.status == "playing")
+                                     state.players, listed=state.status == "playing",
+                                     grade=state.board.grade)
     return [w for w in [*_live_writes(None, state), playing] if isinstance(w, Put)]
 
 
@@ -79,11 +80,13 @@ def _playing_writes(svc: Services, before: rules.GameState | None, after: rules.
     item stays, out of the list, with its count of watchers."""
     options, players = after.options, after.players
     if before is None:
-        return [PlayingGames.put_write(after.game_id, options.room, options.variant, players)]
+        return [PlayingGames.put_write(after.game_id, options.room, options.variant, players,
+                                       grade=after.board.grade)]
     if after.status == "finished":
         return [PlayingGames.delete_write(after.game_id)]
     return [svc.playing.relist_write(after.game_id, options.room, options.variant, players,
-                                     listed=after.status == "playing", now_ms=now_ms)]
+                                     listed=after.status == "playing", now_ms=now_ms,
+                                     grade=after.board.grade)]
 
 
 def aborted(state: rules.GameState) -> bool:
