@@ -15,8 +15,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
 from harness import Conn, World
-from numbridge.store.port import Delete, Equals, Put, Write
+from numbridge.service.usecases import seeking
+from numbridge.store.port import ConflictError, Delete, Equals, Put, Write
 
 _seq = itertools.count()
 _lock = threading.Lock()
@@ -37,6 +39,7 @@ class Recording:
         self.pairings: list[tuple[int, int, set[str]]] = []  # start, end, connections
         self.taken: list[str] = []  # the waiting seeks each pairing ended
         self.closes: dict[str, int] = {}  # connection → when its deletion ended
+        self.lost = 0  # pairings that lost their race
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
@@ -45,7 +48,12 @@ class Recording:
         pairing = any(isinstance(w, Delete) and w.pk.startswith("SEEKS#") for w in writes) \
             and any(isinstance(w, Put) and w.key[1] == "STATE" for w in writes)
         start = _tick()
-        self._store.transact(writes)  # a lost condition raises: no pairing recorded
+        try:
+            self._store.transact(writes)  # a lost condition raises: no pairing recorded
+        except ConflictError:
+            with _lock:
+                self.lost += pairing
+            raise
         if pairing:
             connections = {w.key[0].removeprefix("CONN#") for w in writes
                            if isinstance(w, Put) and w.key[1] == "CONN"}
@@ -83,9 +91,26 @@ def _run_at_once(jobs: list[Any]) -> list[Any]:
     return results
 
 
-def test_a_hundred_seekers_at_once(world: World) -> None:
+def test_a_hundred_seekers_at_once(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
     recording = Recording(world.store)
     world.use_store(recording)
+    # A try that loses its race tells nobody: only committed pairings are counted and
+    # build their players' state frames.
+    counted: Counter[str] = Counter()
+    framed = Counter[str]()
+
+    def count(name: str, value: float = 1) -> None:
+        with _lock:
+            counted[name] += int(value)
+
+    def state_frame(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        with _lock:
+            framed["state"] += 1
+        return real_state_frame(*args, **kwargs)
+
+    real_state_frame = seeking.state_frame
+    monkeypatch.setattr(seeking, "count", count)
+    monkeypatch.setattr(seeking, "state_frame", state_frame)
     single = [world.join(f"p{n}") for n in range(65)]
     doubles = [world.join(f"d{n}") for n in range(10) for _ in range(2)]
     leaving = [world.join(f"x{n}") for n in range(15)]
@@ -103,6 +128,8 @@ def test_a_hundred_seekers_at_once(world: World) -> None:
         listed, _ = world.svc.playing.in_room(room)
         games += [g["players"] for g in listed]
     assert len(recording.pairings) == len(games)
+    assert counted["SeekPairings"] == len(games), (counted, recording.lost)
+    assert framed["state"] == 2 * len(games), (framed, recording.lost)
     twice = sorted(seek for seek, n in Counter(recording.taken).items() if n > 1)
     assert twice == [], f"seeks paired twice: {twice}"
     seeks_made = Counter(c.player for c in [*seekers, *leaving])
@@ -120,4 +147,5 @@ def test_a_hundred_seekers_at_once(world: World) -> None:
     waiting = world.svc.seeks.in_room("blitz", world.clock())
     assert len(waiting) <= 1, waiting
     assert not {s.connection for s in waiting} & {c.id for c in leaving}
-    print(f"{len(games)} games from {len(seekers) + len(leaving)} seekers")
+    print(f"{len(games)} games from {len(seekers) + len(leaving)} seekers, "
+          f"{recording.lost} pairings lost their race")

@@ -38,7 +38,7 @@ from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Frame, Outcome
-from numbridge.service.usecases.lobby import deal_board, deal_game
+from numbridge.service.usecases.lobby import Dealt, deal_board, deal_game
 from numbridge.service.usecases.presence import online
 from numbridge.service.usecases.views import state_frame
 from numbridge.store.port import ConflictError, Item, Write
@@ -138,10 +138,11 @@ def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
         other = next(s for s in fits if s.id == match.seek)
         tried.add(other.id)
         board = deal_board(svc, options) if board is None else board
+        replies = [ack_frame(once.request_id)]
         try:
             taken = [other, me] if stored is not None else [other]
-            paired = _paired(svc, taken, mine, other, me, options, once.request_id, board)
-            svc.store.transact([*paired.writes, _remembered(svc, once, paired, stored)])
+            pairing = _pairing(svc, taken, mine, other, me, options, board)
+            svc.store.transact([*pairing.writes, _remembered(svc, once, replies, stored)])
         except ConflictError:  # taken by another, or its connection gone
             if stored is not None:
                 current = svc.seeks.get(me.player)
@@ -156,17 +157,21 @@ def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
                 return repeat, mine  # this very request, delivered twice, committed first
             mine = svc.seeks.of_player(me.player)  # another device?
             continue
-        return dataclasses.replace(paired, writes=[], remembered=True), mine
+        # Told only once committed: in a crowd most tries lose, and a lost one builds no
+        # state frame, reads no presence, and is not counted as a pairing.
+        _counted(pairing)
+        return dataclasses.replace(_told(svc, pairing, replies), writes=[],
+                                   remembered=True), mine
     return None, mine
 
 
-def _remembered(svc: Services, once: Once, outcome: Outcome,
+def _remembered(svc: Services, once: Once, replies: list[Frame],
                 stored: list[Frame] | None) -> Write:
     """The receipt of a pairing, in its transaction: put, or (the seek stored in this
     request already, with its answer) put in place of that answer."""
     if stored is None:
-        return once.answered(svc, outcome.replies)
-    return once.answered_instead(svc, outcome.replies, stored)
+        return once.answered(svc, replies)
+    return once.answered_instead(svc, replies, stored)
 
 
 def _answer_instead(svc: Services, once: Once, replies: list[Frame],
@@ -189,9 +194,21 @@ def _rooms_touched(mine: Item | None, room_id: str) -> list[Frame]:
     return [{"seeks": room} for room in sorted(rooms)]
 
 
-def _paired(svc: Services, taken: list[Seek], mine: Item | None, waited: Seek,
-            came: Seek, options: rules.GameOptions, request_id: str | None,
-            board: rules.Board | None = None) -> Outcome:
+@dataclasses.dataclass(frozen=True)
+class _Pairing:
+    """Two seekers' game, dealt but not yet committed: its writes (the seeks ended, the
+    connections checked, the game's items) and what to tell once they commit."""
+
+    writes: list[Write]
+    dealt: Dealt
+    players: dict[rules.Seat, str]
+    lobby: list[Frame]
+    now: int
+
+
+def _pairing(svc: Services, taken: list[Seek], mine: Item | None, waited: Seek,
+             came: Seek, options: rules.GameOptions,
+             board: rules.Board | None = None) -> _Pairing:
     """The game of two seekers: ``waited`` (its seek stored) and ``came`` (stored too
     when both are in ``taken``; else the requester, ``mine`` their item as read).
     :class:`ConflictError` if a seek or a connection is gone."""
@@ -201,14 +218,26 @@ def _paired(svc: Services, taken: list[Seek], mine: Item | None, waited: Seek,
                                    [waited.connection, came.connection], now)
     players = seat_players(waited.player, came.player, "random", svc.rng)
     dealt = deal_game(svc, options, players, now, board)
-    state = dealt.state
+    lobby = [*_rooms_touched(mine, waited.room), {"live_added": dealt.state.game_id}]
+    return _Pairing([*checks, *dealt.writes], dealt, players, lobby, now)
+
+
+def _told(svc: Services, pairing: _Pairing, replies: list[Frame]) -> Outcome:
+    """What a pairing tells: each player's state of the new game (with whether the other
+    is online), its timer, the lobby's hints; its writes too (committed by the caller,
+    or by ``settle`` from this outcome)."""
+    state = pairing.dealt.state
+    here = online(svc, pairing.players)
+    pushes = [(pairing.players[seat], [state_frame(state, seat, pairing.now, online=here)])
+              for seat in SEATS]
+    return Outcome(replies, pushes, pairing.writes, pairing.dealt.timers, lobby=pairing.lobby)
+
+
+def _counted(pairing: _Pairing) -> None:
+    """A pairing committed: counted and logged (never a try that lost its race)."""
     count("SeekPairings")
-    logger.info("paired", extra={"game": state.game_id, "players": players})
-    here = online(svc, players)
-    pushes = [(players[seat], [state_frame(state, seat, now, online=here)]) for seat in SEATS]
-    replies = [] if request_id is None else [ack_frame(request_id)]
-    return Outcome(replies, pushes, [*checks, *dealt.writes], dealt.timers,
-                   lobby=[*_rooms_touched(mine, waited.room), {"live_added": state.game_id}])
+    logger.info("paired", extra={"game": pairing.dealt.state.game_id,
+                                 "players": pairing.players})
 
 
 def cancel_seek(svc: Services, player: str, request: req.CancelSeek) -> Outcome:
@@ -242,21 +271,27 @@ def retry_room(svc: Services, room_id: str) -> int:
             except Exception:  # the room changed its variants since: they wait on
                 logger.exception("seek no longer fits its room", extra={"room": room_id})
                 continue
-            outcome = settle(svc, lambda a=a, b=b, options=options:  # type: ignore[misc]
-                             _pair_if_waiting(svc, a, b, options))
+            told: list[_Pairing] = []
+            outcome = settle(svc, lambda a=a, b=b, options=options, told=told:  # type: ignore[misc]
+                             _pair_if_waiting(svc, a, b, options, told))
             if outcome.pushes:
+                _counted(told[-1])
                 deliver(svc, outcome)
                 dealt += 1
     return dealt
 
 
-def _pair_if_waiting(svc: Services, a: Seek, b: Seek, options: rules.GameOptions) -> Outcome:
-    """Pair two waiting seeks if both still wait (decided again after a lost race)."""
+def _pair_if_waiting(svc: Services, a: Seek, b: Seek, options: rules.GameOptions,
+                     told: list[_Pairing]) -> Outcome:
+    """Pair two waiting seeks if both still wait (decided again after a lost race);
+    the pairing decided last is appended to ``told``."""
     now = svc.clock()
     still = {s.id for s in svc.seeks.in_room(a.room, now)}
     if a.id not in still or b.id not in still:
         return Outcome([])
     try:
-        return _paired(svc, [a, b], None, a, b, options, None)
+        pairing = _pairing(svc, [a, b], None, a, b, options)
+        told.append(pairing)
+        return _told(svc, pairing, [])
     except ConflictError:
         return Outcome([])  # a connection is gone: its seek ends at its $disconnect
