@@ -5,17 +5,23 @@ Two runs (``python -m bench seek``; ``--help``):
 - **pairing**: ``--players`` (200) bot players (the client of ``numbridge bot
   --seek``, the brain at ``easy``, each action after a think of ``--think`` s) seek
   Blitz games, play each out and seek again, all at once for ``--seconds`` (they
-  arrive over ``--ramp`` s; 0: all seeking in one instant). A
-  pairing's latency runs from the later of the two seeks being sent to both players
-  holding the game's ``state`` (a seek that found its partner waiting is answered at
-  once; two that came at the same instant meet in the fan-out's next batch).
+  arrive over ``--ramp`` s; 0: all in one instant: each connects, lists its games,
+  then seeks, so 200 connects come first and the 200 seeks follow within some 50 ms
+  of each other). A pairing's latency runs from the later of the two seeks being
+  sent to both players holding the game's ``state`` (a seek that found its partner
+  waiting is answered at once; two that came at the same instant are paired by the
+  later one's second read; a seek that lost every race of a crowd meets the rest in
+  the fan-out's next batch). The players run in ``--processes`` (2) processes of
+  their own, so that one event loop busy with 100 brains does not hold the frames
+  of the others (their times are ``time.perf_counter``, one clock for all).
 - **lobby**: ``--subscribers`` (500) connections subscribed to the lobby, and one
   player who, round after round, proposes, withdraws, and proposes again for a second
   player to accept (a new live game). Each change's latency runs from the request
   that made it being sent to a subscriber holding the ``changes`` frame with it.
 
-Reported: samples, median, p95 and max in ms, and the server's CPU. The load
-generator runs on the same machine as the server (its 2 cores shared).
+Reported: samples, median, p95 and max in ms, the server's CPU and the load
+generator's (the bots' processes). The generator runs on the same machine as the
+server (its 2 cores shared): note the machine's load beside the figures.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -79,28 +86,69 @@ class Seeker(BotClient):
             self.seeks[game] = max(self.seeks.get(game, 0.0), self.last_seek)
 
 
-async def _pairing(server: Server, players: int, seconds: float, think_s: float,
-                   ramp_s: float) -> None:
+async def _players(url: str, tokens: dict[str, str], think_s: float, ramp_s: float,
+                   seconds: float) -> tuple[dict[str, list[float]], dict[str, float], float]:
+    """One process's players, for ``seconds``: when each got each game's state, the
+    later seek of each game, and the process's CPU (s) meanwhile."""
     arrivals: dict[str, list[float]] = defaultdict(list)
     seeks: dict[str, float] = {}
-    clients = [Seeker(BotOptions(url=server.url, token=server.token(f"s{n}"), name=f"s{n}",
-                                 level="easy", games=1, poll_s=0.2, seek="blitz"),
-                      think_s, arrivals, seeks) for n in range(players)]
+    clients = [Seeker(BotOptions(url=url, token=token, name=name, level="easy", games=1,
+                                 poll_s=0.2, seek="blitz"), think_s, arrivals, seeks)
+               for name, token in tokens.items()]
+
     async def joining(client: Seeker, after_s: float) -> int:
         await asyncio.sleep(after_s)
         return await client.run()
 
-    opened = time.perf_counter()
+    cpu = time.process_time()
     # The players come over ``ramp_s`` (a club filling), or all in one instant (0).
     runs = [asyncio.create_task(joining(c, random.uniform(0, ramp_s))) for c in clients]
-    cpu = server.cpu_s()
     await asyncio.sleep(seconds)
-    cpu = server.cpu_s() - cpu
+    cpu = time.process_time() - cpu
     for c in clients:
         c.stop()
     for run in runs:
         run.cancel()
     await asyncio.gather(*runs, return_exceptions=True)
+    return dict(arrivals), seeks, cpu
+
+
+def _player_process(url: str, tokens: dict[str, str], think_s: float, ramp_s: float,
+                    seconds: float, ready: Any, results: Any) -> None:
+    """A process of players: ready (imports done) at the barrier, then the run."""
+    ready.wait()
+    results.put(asyncio.run(_players(url, tokens, think_s, ramp_s, seconds)))
+
+
+def _pairing(server: Server, players: int, seconds: float, think_s: float,
+             ramp_s: float, processes: int) -> None:
+    tokens = [{f"s{n}": server.token(f"s{n}") for n in range(players)
+               if n % processes == p} for p in range(processes)]
+    context = multiprocessing.get_context("spawn")
+    ready, results = context.Barrier(processes + 1), context.Queue()
+    workers = [context.Process(target=_player_process, daemon=True,
+                               args=(server.url, share, think_s, ramp_s, seconds, ready,
+                                     results))
+               for share in tokens]
+    for worker in workers:
+        worker.start()
+    ready.wait()
+    opened = time.perf_counter()
+    cpu = server.cpu_s()
+    time.sleep(seconds)
+    cpu = server.cpu_s() - cpu
+    arrivals: dict[str, list[float]] = defaultdict(list)
+    seeks: dict[str, float] = {}
+    generator_cpu = 0.0
+    for _ in workers:
+        got, sought, used = results.get(timeout=120)
+        for game, times in got.items():
+            arrivals[game] += times
+        for game, at in sought.items():
+            seeks[game] = max(seeks.get(game, 0.0), at)
+        generator_cpu += used
+    for worker in workers:
+        worker.join(30)
     paired = [(max(times) - seeks[game]) * 1000 for game, times in arrivals.items()
               if len(times) == 2]
     # The players' arrival (each seeking at once) apart from the rest.
@@ -110,7 +158,9 @@ async def _pairing(server: Server, players: int, seconds: float, think_s: float,
              if len(times) == 2 and seeks[game] - opened >= ramp_s + CROWD_S]
     print(f"pairing: {players} players seeking Blitz games and playing them out at once "
           f"(think {think_s:.1f} s an action; arriving over {ramp_s:.0f} s), {seconds:.0f} s; "
-          f"server CPU {100 * cpu / seconds:.0f}%")
+          f"server CPU {100 * cpu / seconds:.0f}%, the players' {processes} processes "
+          f"{100 * generator_cpu / seconds:.0f}%; load average "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(_summary("seek → both players hold state (ms)", paired))
     print(_summary(f"  while they arrive (first {ramp_s + CROWD_S:.0f} s)", crowd))
     print(_summary("  after it", later))
@@ -163,7 +213,7 @@ async def _lobby(server: Server, subscribers: int, rounds: int) -> None:
         rid = f"r{random.getrandbits(40)}"
         await ws.send(json.dumps({"action": action, "id": rid, **fields}))
         while True:
-            frame = json.loads(await ws.recv())
+            frame: Frame = json.loads(await ws.recv())
             if frame.get("id") == rid:
                 return frame
 
@@ -211,6 +261,8 @@ def _options(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--ramp", type=float, default=10.0, metavar="S",
                         help="the players arrive over S seconds (10; 0: all at once)")
+    parser.add_argument("--processes", type=int, default=2, metavar="N",
+                        help="the players' processes (2; 1: all in one event loop)")
     parser.add_argument("--subscribers", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--only", choices=("pairing", "lobby"))
@@ -230,8 +282,8 @@ def main(argv: Sequence[str] = ()) -> None:
             server.start()
             try:
                 if name == "pairing":
-                    asyncio.run(_pairing(server, options.players, options.seconds,
-                                         options.think, options.ramp))
+                    _pairing(server, options.players, options.seconds, options.think,
+                             options.ramp, max(1, options.processes))
                 else:
                     asyncio.run(_lobby(server, options.subscribers, options.rounds))
             finally:
