@@ -17,7 +17,9 @@ Every other solution met on the way (as a mask of the cells where it differs
 from S) is kept: it proves that some givens cannot go, and prunes the choices
 of step 3, without another SAT call. A solution whose search stalls is dropped
 and the deal starts over with a new one (and, for irregular blocks, now and then
-a new layout), until the time budget runs out.
+a new layout), until the time budget runs out. With grades asked, a board of
+another grade has other givens of the same solution searched (a few times) before a
+new solution is drawn.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from numbridge.rules.seats import GRADES
 START_MARGIN = {9: 10, 6: 5}
 # SAT calls the two-for-one steps may spend on one solution before starting over.
 SOLUTION_SOLVES = {9: 150, 6: 60}
+# Searches for givens of one solution, when a grade is asked, before drawing another.
+SEARCHES_PER_SOLUTION = 4
 # Solutions tried on one irregular layout before drawing another.
 LAYOUT_SOLUTIONS = 3
 
@@ -229,6 +233,22 @@ class _Dealer:
         return DealtBoard(n, blocks, text, solution, grade(blocks, text))
 
 
+def _graded_givens(dealer: _Dealer, clues: int, layout: Layout,
+                   grades: Collection[str] | None) -> DealtBoard | None:
+    """A board of S with one of ``grades`` (any without), or ``None``. Off grade, other
+    givens of the same S are searched first: the other solutions already met make that
+    search cheaper than a new S, and the givens decide the grade more than S does."""
+    for _ in range(1 if grades is None else SEARCHES_PER_SOLUTION):
+        givens = dealer.search(clues)
+        if givens is None:
+            return None
+        board = dealer.board(givens, layout)
+        if grades is None or board.grade in grades:
+            return board
+        dealer.stats.off_grade += 1
+    return None
+
+
 def check_settings(size: int, blocks: str, clues: int) -> None:
     """Raise :class:`DealError` for settings no board can have."""
     if size not in SIZES:
@@ -279,15 +299,11 @@ def deal_board(
                 dealer = _Dealer(engine, rng, stats, deadline)
                 dealer.random_solution()
                 try:
-                    givens = dealer.search(clues)
+                    board = _graded_givens(dealer, clues, layout, grades)
                 finally:
                     engine.retire(dealer.act)
-            if givens is not None:
-                board = dealer.board(givens, layout)
-                # A board of another grade: a new solution, until one fits or time is up.
-                if grades is None or board.grade in grades:
-                    return board
-                stats.off_grade += 1
+            if board is not None:
+                return board
             if time.monotonic() > deadline:
                 raise _Timeout
     except _Timeout:
