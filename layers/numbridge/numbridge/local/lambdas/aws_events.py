@@ -5,6 +5,8 @@ They validate against Powertools' ``SqsModel`` and ``EventBridgeModel``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 import uuid
 from collections.abc import Iterable, Mapping
@@ -41,6 +43,22 @@ def _message_attributes(attributes: Mapping[str, Any]) -> dict[str, Any]:
             item["binaryValue"] = raw.decode() if isinstance(raw, bytes) else raw
         converted[name] = item
     return converted
+
+
+def sqs_message(body: dict[str, Any], receives: int) -> dict[str, Any]:
+    """A ``ReceiveMessage`` message as SQS would hand it over, body as in AWS (the local
+    queues' deliveries: bot turns, reviews, the lobby's batches)."""
+    text = json.dumps(body)
+    now_ms = str(int(time.time() * 1000))
+    return {
+        "MessageId": str(uuid.uuid4()),
+        "ReceiptHandle": uuid.uuid4().hex,
+        "Body": text,
+        "MD5OfBody": hashlib.md5(text.encode()).hexdigest(),
+        "Attributes": {"ApproximateReceiveCount": str(receives), "SentTimestamp": now_ms,
+                       "SenderId": "numbridge-local",
+                       "ApproximateFirstReceiveTimestamp": now_ms},
+    }
 
 
 def sqs_record(message: Mapping[str, Any], arn: str, region: str = REGION) -> Event:

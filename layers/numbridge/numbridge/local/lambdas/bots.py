@@ -10,15 +10,11 @@ redrive policy, then dropped with a log line (SQS's dead-letter queue).
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import json
 import logging
-import time
-import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from numbridge.local.lambdas.aws_events import failed_message_ids, sqs_event
+from numbridge.local.lambdas.aws_events import failed_message_ids, sqs_event, sqs_message
 from numbridge.service.aws.sqs_bot_turns import DEFAULT_DELAY_MS
 
 log = logging.getLogger("numbridge.local")
@@ -28,21 +24,6 @@ Invoke = Callable[[dict[str, Any]], Awaitable[Any]]
 QUEUE_ARN = "arn:aws:sqs:us-east-1:123456789012:numbridge-bots"
 RETRY_S = 2.0
 MAX_RECEIVES = 3
-
-
-def bot_message(body: dict[str, Any], receives: int) -> dict[str, Any]:
-    """A ``ReceiveMessage`` message as SQS would hand it over, body as in AWS."""
-    text = json.dumps(body)
-    now_ms = str(int(time.time() * 1000))
-    return {
-        "MessageId": str(uuid.uuid4()),
-        "ReceiptHandle": uuid.uuid4().hex,
-        "Body": text,
-        "MD5OfBody": hashlib.md5(text.encode()).hexdigest(),
-        "Attributes": {"ApproximateReceiveCount": str(receives), "SentTimestamp": now_ms,
-                       "SenderId": "numbridge-local",
-                       "ApproximateFirstReceiveTimestamp": now_ms},
-    }
 
 
 class LocalBotTurns:
@@ -104,7 +85,7 @@ class LocalBotTurns:
 
     async def _deliver(self, body: dict[str, Any], receives: int) -> None:
         try:
-            response = await self._invoke(sqs_event([bot_message(body, receives)], self.queue_arn))
+            response = await self._invoke(sqs_event([sqs_message(body, receives)], self.queue_arn))
             failed = bool(failed_message_ids(response))
         except Exception:
             failed = True  # the invoker has logged it

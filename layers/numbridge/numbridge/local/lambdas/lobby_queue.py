@@ -17,8 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from numbridge.local.lambdas.aws_events import sqs_event
-from numbridge.local.lambdas.bots import bot_message
+from numbridge.local.lambdas.aws_events import sqs_event, sqs_message
 
 log = logging.getLogger("numbridge.local")
 
@@ -111,6 +110,6 @@ class LocalLobbyFeed:
 
     async def _deliver(self, batch: list[dict[str, Any]]) -> None:
         try:
-            await self._invoke(sqs_event([bot_message(body, 1) for body in batch], QUEUE_ARN))
+            await self._invoke(sqs_event([sqs_message(body, 1) for body in batch], QUEUE_ARN))
         except Exception:
             log.warning("lobby batch of %d messages failed; dropped", len(batch))
