@@ -264,9 +264,9 @@ class ProposalsSection:
 
     def writes(self, line: Line) -> list[Put]:
         assert isinstance(line, ProposalLine)
-        doc: ProposalDoc = line.proposal.model_dump()
-        if doc.get("to") is None:  # an open proposal: no `to` at all, as it was made
-            doc.pop("to", None)
+        # The optional fields absent, as the proposal was made (an open proposal has no
+        # `to`, one that asked no grade no `grade`), never written back as nulls.
+        doc: ProposalDoc = line.proposal.model_dump(exclude_none=True)
         if line.slot is not None:
             return as_new(Proposals.add_writes(doc, line.slot, None))
         first = Proposals.add_writes(doc, 0, None)[0]
