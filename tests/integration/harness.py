@@ -46,6 +46,20 @@ START_MS = 1_796_000_000_000
 def load_event(name: str) -> dict[str, Any]:
     return json.loads((REPO / "events" / f"{name}.json").read_text())
 
+def sqs_event(bodies: list[Any], prefix: str, queue: str) -> dict[str, Any]:
+    """An SQS event for ``bodies`` as Lambda gets it from ``queue`` (AWS's sample record,
+    one per body, each its own message id)."""
+    event = load_event("timer-sqs")
+    template = event["Records"][0]
+    event["Records"] = []
+    for i, body in enumerate(bodies):
+        record = copy.deepcopy(template)
+        record.update(messageId=f"{prefix}{next(_ids)}-{i}", body=json.dumps(body),
+                      eventSourceARN=f"arn:aws:sqs:us-east-1:123456789012:{queue}")
+        event["Records"].append(record)
+    return event
+
+
 
 _modules: dict[str, ModuleType] = {}
 
@@ -304,27 +318,13 @@ class World:
         if messages is None:
             messages = [sent["body"] for sent in self.sqs_bot_sent()]
             self.bot_sqs.sent.clear()
-        event = load_event("timer-sqs")
-        template = event["Records"][0]
-        event["Records"] = []
-        for i, body in enumerate(messages):
-            record = copy.deepcopy(template)
-            record.update(messageId=f"b{next(_ids)}-{i}", body=json.dumps(body),
-                          eventSourceARN="arn:aws:sqs:us-east-1:123456789012:bots")
-            event["Records"].append(record)
+        event = sqs_event(messages, "b", "bots")
         self.clock.advance(1000)
         return dict(function("bot")(event, LambdaContext()))
 
     def deliver_reviews(self) -> dict[str, Any]:
         """Hand the review messages sent so far to the review function, as SQS would."""
-        event = load_event("timer-sqs")
-        template = event["Records"][0]
-        event["Records"] = []
-        for i, sent in enumerate(self.review_sqs.sent):
-            record = copy.deepcopy(template)
-            record.update(messageId=f"r{next(_ids)}-{i}", body=json.dumps(sent["body"]),
-                          eventSourceARN="arn:aws:sqs:us-east-1:123456789012:reviews")
-            event["Records"].append(record)
+        event = sqs_event([sent["body"] for sent in self.review_sqs.sent], "r", "reviews")
         self.review_sqs.sent.clear()
         return dict(function("review")(event, LambdaContext()))
 
@@ -353,14 +353,7 @@ class World:
         self.lobby_due = [(at, body) for at, body in self.lobby_due if at > self.clock()]
         if not due:
             return 0
-        event = load_event("timer-sqs")
-        template = event["Records"][0]
-        event["Records"] = []
-        for i, body in enumerate(due):
-            record = copy.deepcopy(template)
-            record.update(messageId=f"l{next(_ids)}-{i}", body=json.dumps(body),
-                          eventSourceARN="arn:aws:sqs:us-east-1:123456789012:lobby")
-            event["Records"].append(record)
+        event = sqs_event(due, "l", "lobby")
         assert function("fanout")(event, LambdaContext()) == {"batchItemFailures": []}
         return len(due)
 
