@@ -17,6 +17,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"values", "names", "refreshing", "caps"}),
     frozenset({"rules", "cognito"}),
     frozenset({"bot", "club", "auth"}),
+    # tournaments: the kinds' pairing and scoring may use the club's ratings and rooms
+    frozenset({"tournaments"}),
     # the coach reads with the bot's deductions; the dealer grades its boards with it
     frozenset({"coach"}),
     frozenset({"puzzles", "protocol", "store", "sam_template"}),

@@ -1,0 +1,1 @@
+"""Tournaments: the kinds' pairing and scoring (pure), and the club's schedule."""
