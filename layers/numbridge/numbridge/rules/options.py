@@ -40,6 +40,8 @@ class GameOptions:
     # The grades the deal may give, easiest and hardest (the room's range, or the one
     # grade the proposal asked for); None: any.
     grades: tuple[Grade, Grade] | None = None
+    # The tournament the game is played in (its id); None: an ordinary game.
+    tournament: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.room, str) or not self.room:
@@ -65,6 +67,9 @@ class GameOptions:
             raise ValueError("highlighting and rated must be booleans")
         if self.grades is not None:
             check_grades(self.grades)
+        if self.tournament is not None and (not isinstance(self.tournament, str)
+                                            or not self.tournament):
+            raise ValueError(f"tournament must be a non-empty string, not {self.tournament!r}")
 
     @property
     def majority(self) -> int:
@@ -85,6 +90,7 @@ class GameOptions:
             "rated": self.rated,
             # absent without a range: states stored before grades read back the same
             **({} if self.grades is None else {"grades": list(self.grades)}),
+            **({} if self.tournament is None else {"tournament": self.tournament}),
         }
 
     @classmethod
@@ -102,6 +108,7 @@ class GameOptions:
                 highlighting=data["highlighting"],
                 rated=data["rated"],
                 grades=None if data.get("grades") is None else tuple(data["grades"]),
+                tournament=data.get("tournament"),
             )
         except KeyError as exc:
             raise ValueError(f"game options lack {exc.args[0]!r}") from None

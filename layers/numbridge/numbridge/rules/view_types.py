@@ -3,7 +3,7 @@
 :mod:`.views` makes it; it goes out as :func:`.plain.plain` makes it (the
 fields left at their default absent). Beyond docs/contract.md's VIEW:
 ``last_mistake``, ``resume_requested``, ``block_owners``, ``moves``,
-``abortable``, ``swap_open``, ``grade``, and what the service adds: ``players.SEAT.online``,
+``abortable``, ``swap_open``, ``grade``, ``tournament``, and what the service adds: ``players.SEAT.online``,
 ``offers.rematch`` and ``rematch``.
 """
 
@@ -118,3 +118,5 @@ class View:
     grade: Grade | None = None
     """how hard the board is: the hardest reading its solution needs from the givens,
     the coach's ladder (docs/coach.md)"""
+    tournament: str | None = None
+    """the tournament the game is played in (absent: an ordinary game)"""

@@ -29,6 +29,8 @@ def status_writes(svc: Services, before: rules.GameState | None, after: rules.Ga
     writes: list[Write] = []
     if after.status == "finished":
         record = {**rules.archive_record(after), "grade": board_grade(after.board)}
+        if after.options.tournament is not None:
+            record["tournament"] = after.options.tournament
         writes.append(Archive.put_write(after.game_id, record))
         if aborted(after):
             for seat in SEATS:

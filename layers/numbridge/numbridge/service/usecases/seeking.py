@@ -160,7 +160,7 @@ def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
         # Told only once committed: in a crowd most tries lose, and a lost one builds no
         # state frame, reads no presence, and is not counted as a pairing.
         _counted(pairing)
-        return dataclasses.replace(_told(svc, pairing, replies), writes=[],
+        return dataclasses.replace(told_pair(svc, pairing, replies), writes=[],
                                    remembered=True), mine
     return None, mine
 
@@ -195,9 +195,9 @@ def _rooms_touched(mine: Item | None, room_id: str) -> list[Frame]:
 
 
 @dataclasses.dataclass(frozen=True)
-class _Pairing:
-    """Two seekers' game, dealt but not yet committed: its writes (the seeks ended, the
-    connections checked, the game's items) and what to tell once they commit."""
+class PairedGame:
+    """Two players' new game, dealt but not yet committed: its writes (what the pairing
+    checks, then the game's items) and what to tell once they commit."""
 
     writes: list[Write]
     dealt: Dealt
@@ -206,23 +206,18 @@ class _Pairing:
     now: int
 
 
-def _pairing(svc: Services, taken: list[Seek], mine: Item | None, waited: Seek,
-             came: Seek, options: rules.GameOptions,
-             board: rules.Board | None = None) -> _Pairing:
-    """The game of two seekers: ``waited`` (its seek stored) and ``came`` (stored too
-    when both are in ``taken``; else the requester, ``mine`` their item as read).
-    :class:`ConflictError` if a seek or a connection is gone."""
-    now = svc.clock()
-    requester = None if came in taken else came.player
-    checks = svc.seeks.pair_writes(taken, requester, mine,
-                                   [waited.connection, came.connection], now)
-    players = seat_players(waited.player, came.player, "random", svc.rng)
-    dealt = deal_game(svc, options, players, now, board)
-    lobby = [*_rooms_touched(mine, waited.room), {"live_added": dealt.state.game_id}]
-    return _Pairing([*checks, *dealt.writes], dealt, players, lobby, now)
+def pair_game(svc: Services, options: rules.GameOptions, players: dict[rules.Seat, str],
+              now_ms: int, *, board: rules.Board | None = None,
+              checks: list[Write] | None = None,
+              lobby: list[Frame] | None = None) -> PairedGame:
+    """A game for two players the server paired (a seek, a tournament): dealt, with the
+    writes that check the pairing still holds (``checks``) first."""
+    dealt = deal_game(svc, options, players, now_ms, board)
+    return PairedGame([*(checks or []), *dealt.writes], dealt, players,
+                      [*(lobby or []), {"live_added": dealt.state.game_id}], now_ms)
 
 
-def _told(svc: Services, pairing: _Pairing, replies: list[Frame]) -> Outcome:
+def told_pair(svc: Services, pairing: PairedGame, replies: list[Frame]) -> Outcome:
     """What a pairing tells: each player's state of the new game (with whether the other
     is online), its timer, the lobby's hints; its writes too (committed by the caller,
     or by ``settle`` from this outcome)."""
@@ -233,7 +228,22 @@ def _told(svc: Services, pairing: _Pairing, replies: list[Frame]) -> Outcome:
     return Outcome(replies, pushes, pairing.writes, pairing.dealt.timers, lobby=pairing.lobby)
 
 
-def _counted(pairing: _Pairing) -> None:
+def _pairing(svc: Services, taken: list[Seek], mine: Item | None, waited: Seek,
+             came: Seek, options: rules.GameOptions,
+             board: rules.Board | None = None) -> PairedGame:
+    """The game of two seekers: ``waited`` (its seek stored) and ``came`` (stored too
+    when both are in ``taken``; else the requester, ``mine`` their item as read).
+    :class:`ConflictError` if a seek or a connection is gone."""
+    now = svc.clock()
+    requester = None if came in taken else came.player
+    checks = svc.seeks.pair_writes(taken, requester, mine,
+                                   [waited.connection, came.connection], now)
+    players = seat_players(waited.player, came.player, "random", svc.rng)
+    return pair_game(svc, options, players, now, board=board, checks=checks,
+                     lobby=_rooms_touched(mine, waited.room))
+
+
+def _counted(pairing: PairedGame) -> None:
     """A pairing committed: counted and logged (never a try that lost its race)."""
     count("SeekPairings")
     logger.info("paired", extra={"game": pairing.dealt.state.game_id,
@@ -271,7 +281,7 @@ def retry_room(svc: Services, room_id: str) -> int:
             except Exception:  # the room changed its variants since: they wait on
                 logger.exception("seek no longer fits its room", extra={"room": room_id})
                 continue
-            told: list[_Pairing] = []
+            told: list[PairedGame] = []
             outcome = settle(svc, lambda a=a, b=b, options=options, told=told:  # type: ignore[misc]
                              _pair_if_waiting(svc, a, b, options, told))
             if outcome.pushes:
@@ -282,7 +292,7 @@ def retry_room(svc: Services, room_id: str) -> int:
 
 
 def _pair_if_waiting(svc: Services, a: Seek, b: Seek, options: rules.GameOptions,
-                     told: list[_Pairing]) -> Outcome:
+                     told: list[PairedGame]) -> Outcome:
     """Pair two waiting seeks if both still wait (decided again after a lost race);
     the pairing decided last is appended to ``told``."""
     now = svc.clock()
@@ -292,6 +302,6 @@ def _pair_if_waiting(svc: Services, a: Seek, b: Seek, options: rules.GameOptions
     try:
         pairing = _pairing(svc, [a, b], None, a, b, options)
         told.append(pairing)
-        return _told(svc, pairing, [])
+        return told_pair(svc, pairing, [])
     except ConflictError:
         return Outcome([])  # a connection is gone: its seek ends at its $disconnect

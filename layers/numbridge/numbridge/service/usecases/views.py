@@ -34,6 +34,8 @@ def state_frame(state: rules.GameState, seat: rules.Seat | None, now_ms: int,
     add_presence(view, online)
     add_rematch(view, state, rematch)
     view.setdefault("grade", board_grade(state.board))
+    if state.options.tournament is not None:
+        view["tournament"] = state.options.tournament
     return answers.State(game=state.game_id, v=state.v, view=view, id=request_id).frame()
 
 
