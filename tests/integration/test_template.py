@@ -37,10 +37,10 @@ _spec.loader.exec_module(template_routes)
 FUNCTIONS = {
     "ConnectFunction", "DisconnectFunction", "LobbyFunction",
     "DealFunction", "MoveFunction", "TimeoutFunction", "SignUpFunction", "BotFunction",
-    "FanoutFunction", "ReviewFunction",
+    "FanoutFunction", "ReviewFunction", "TournamentFunction",
 }
 API_FUNCTIONS = FUNCTIONS - {"TimeoutFunction", "SignUpFunction", "BotFunction",
-                             "FanoutFunction", "ReviewFunction"}
+                             "FanoutFunction", "ReviewFunction", "TournamentFunction"}
 # Created only with EnableCognito.
 COGNITO = {"UserPool", "UserPoolClient", "UserPoolDomain", "ManagedLoginStyle", "SignUpFunction",
            "SignUpFunctionRole", "SignUpLogGroup", "SignUpErrorsAlarm", "SignUpThrottlesAlarm"}
@@ -52,22 +52,27 @@ HOSTING_OUTPUTS = {"ClientUrl", "ClubLink", "ClientBucketName", "ClientDistribut
 # Connect posts presence frames; a player gone is told by the fan-out, after a few
 # seconds for a reconnect (Disconnect only hands it the lobby queue's delayed check).
 POSTING = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction", "BotFunction",
-           "ConnectFunction", "FanoutFunction"}
+           "ConnectFunction", "FanoutFunction", "TournamentFunction"}
 # Every function that commits a game change arms its timer; the lobby deals games
 # against a bot.
 TIMER_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",
-                 "BotFunction", "FanoutFunction"}
-# A bot seat may owe a turn after any game change but a deal between two people.
-BOT_SENDERS = TIMER_SENDERS - {"DealFunction", "FanoutFunction"}
+                 "BotFunction", "FanoutFunction", "TournamentFunction"}
+# A bot seat may owe a turn after any game change but a deal between two people (a
+# tournament's games are between people: bots in tournaments are clients).
+BOT_SENDERS = TIMER_SENDERS - {"DealFunction", "FanoutFunction", "TournamentFunction"}
 # Every function that commits a change the lobby shows tells the lobby queue (a game
 # started or ended, a proposal, a seek, a player online), and the fan-out itself.
 LOBBY_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",
-                 "BotFunction", "ConnectFunction", "DisconnectFunction", "FanoutFunction"}
+                 "BotFunction", "ConnectFunction", "DisconnectFunction", "FanoutFunction",
+                 "TournamentFunction"}
 # The functions whose commits finish games hand each one to the review queue.
 REVIEW_SENDERS = {"MoveFunction", "TimeoutFunction", "BotFunction"}
+# A tournament's steps come from the games that end (move, timeout, bot), the joins and
+# leaves (lobby), the sweep (timeout) and the steps themselves (the next, delayed).
+TOURNAMENT_SENDERS = REVIEW_SENDERS | {"LobbyFunction", "TournamentFunction"}
 DESIGN_ENV = {
     "TABLE_NAME", "TIMER_QUEUE_URL", "BOT_QUEUE_URL", "BOT_DELAY_MS", "MANAGEMENT_ENDPOINT",
-    "LOBBY_QUEUE_URL", "REVIEW_QUEUE_URL",
+    "LOBBY_QUEUE_URL", "REVIEW_QUEUE_URL", "TOURNAMENT_QUEUE_URL",
     "POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE", "POWERTOOLS_TRACE_DISABLED",
     "LOG_LEVEL", "POWERTOOLS_LOGGER_SAMPLE_RATE",
 }
@@ -112,7 +117,8 @@ def test_sam_transform_succeeds_offline(cfn: dict[str, Any]) -> None:
     assert not {t for t in types if t.startswith("AWS::Serverless::")}
     assert set(of_type(cfn, "AWS::Lambda::Function")) == FUNCTIONS
     assert len(of_type(cfn, "AWS::Lambda::LayerVersion")) == 1
-    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 4  # timers, bots, lobby, reviews
+    # timers, bots, lobby, reviews, tournament steps
+    assert len(of_type(cfn, "AWS::Lambda::EventSourceMapping")) == 5
     assert len(of_type(cfn, "AWS::Events::Rule")) == 1
     for function in of_type(cfn, "AWS::Lambda::Function").values():
         properties = function["Properties"]
@@ -343,6 +349,7 @@ def test_timer_queue_and_token_secret_access(cfn: dict[str, Any]) -> None:
     assert queue_senders(cfn, "BotQueue") == BOT_SENDERS
     assert queue_senders(cfn, "LobbyQueue") == LOBBY_SENDERS
     assert queue_senders(cfn, "ReviewQueue") == REVIEW_SENDERS
+    assert queue_senders(cfn, "TournamentQueue") == TOURNAMENT_SENDERS
     assert functions_allowed(cfn, "secretsmanager:") == {"ConnectFunction"}
     (statement,) = [
         s for s in statements(cfn, "ConnectFunction")
@@ -713,7 +720,8 @@ def test_what_lambda_does_with_a_role_is_scoped_to_the_functions_own(
     polled = {m["Properties"]["FunctionName"]["Ref"].removesuffix("Aliaslive"):
               m["Properties"]["EventSourceArn"]
               for m in of_type(cfn, "AWS::Lambda::EventSourceMapping").values()}
-    assert set(polled) == {"TimeoutFunction", "BotFunction", "FanoutFunction", "ReviewFunction"}
+    assert set(polled) == {"TimeoutFunction", "BotFunction", "FanoutFunction", "ReviewFunction",
+                           "TournamentFunction"}
     for function_id in FUNCTIONS:
         service = {s["Sid"]: s for s in statements(cfn, function_id, SERVICE_POLICY)}
         logs = service.pop("Logs")
@@ -765,8 +773,9 @@ def test_the_timer_and_bot_chains_are_allowed_to_be_as_long_as_a_game(
     long as the game. Only the functions fed by a queue they send to are allowed."""
     looping = {k for k, v in raw["Resources"].items()
                if v.get("Properties", {}).get("RecursiveLoop") == "Allow"}
-    # The fan-out sends to its own queue (the online count's next push).
-    assert looping == {"TimeoutFunction", "BotFunction", "FanoutFunction"}
+    # The fan-out sends to its own queue (the online count's next push); a tournament's
+    # step sends its next one (an arena's end, the next round).
+    assert looping == {"TimeoutFunction", "BotFunction", "FanoutFunction", "TournamentFunction"}
     for function_id in looping:
         assert cfn["Resources"][function_id]["Properties"]["RecursiveLoop"] == "Allow"
     for function_id, function in of_type(cfn, "AWS::Lambda::Function").items():
@@ -956,7 +965,8 @@ def test_alarms_cover_queues_functions_timers_stage_and_table(raw: dict[str, Any
                 assert name in emitted_metrics(), name
     watched = {m for a in alarms.values() for m in alarm_metrics(a)}
     queues = [k for k, v in raw["Resources"].items() if v["Type"] == "AWS::SQS::Queue"
-              and k not in {"TimerQueue", "BotQueue", "LobbyQueue", "ReviewQueue"}]
+              and k not in {"TimerQueue", "BotQueue", "LobbyQueue", "ReviewQueue",
+                            "TournamentQueue"}]
     for queue in queues:  # every dead-letter queue
         assert ("AWS/SQS", "ApproximateNumberOfMessagesVisible",
                 json.dumps({"Fn::GetAtt": [queue, "QueueName"]})) in watched, queue
