@@ -28,6 +28,12 @@ export function roomName(id, title) {
   if (english !== null && (title === undefined || title === null || title === english)) return t(key);
   return title || id;
 }
+/**
+ * The variants to name beside a room's name (`room`, in words): those its name does not
+ * already say — the Bridge room plays Bridge, and "Bridge Bridge" says it twice.
+ */
+export const variantsBeside = (room, variants) => variants.filter(
+  (variant) => !String(room).toLocaleLowerCase().includes(String(variant).toLocaleLowerCase()));
 /** A seat's colour in words. */
 export const seatName = (seat) => (SEATS.includes(seat) ? t(`seat.${seat}`) : seat);
 

@@ -8,7 +8,7 @@ import {
 } from './club-model.js';
 import { $, fill, h, toast } from './dom.js';
 import {
-  GRADES, blocksName, fmtDuration, gradeName, other, roomName, seatName, variantName,
+  GRADES, blocksName, fmtDuration, gradeName, other, roomName, seatName, variantName, variantsBeside,
 } from './format.js';
 import { fmtMoment, fmtOr, t } from './i18n.js';
 
@@ -257,7 +257,8 @@ export class Lobby {
       },
       h('div', {},
         h('strong', {}, roomName(room.id, room.title)), ' ',
-        h('span', { class: 'muted small' }, variants.map(variantName).join(' · ')),
+        h('span', { class: 'muted small' },
+          variantsBeside(roomName(room.id, room.title), variants.map(variantName)).join(' · ')),
         h('div', { class: 'small' }, [boards, clues, take, gradesText(room.grades)].filter(Boolean).join(' · ')),
         h('div', { class: 'small muted' }, [
           t('room.per_move', { time: fmtDuration(room.move_ms) }),

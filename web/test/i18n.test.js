@@ -158,8 +158,8 @@ test('plurals and numbers follow the language (Intl)', () => {
   assert.equal(t('player.bag', { count: 12345 }), 'sacchetto: 12.345 tessere');
   assert.equal(t('player.bag', { count: 1 }), 'sacchetto: 1 tessera');
   useLanguage('es');
-  assert.equal(t('player.mistakes', { count: 1 }), '1 fallo');
-  assert.equal(t('player.mistakes', { count: 1000000 }), '1.000.000 de fallos'); // Spanish "many"
+  assert.equal(t('player.mistakes', { count: 1 }), '1 error');
+  assert.equal(t('player.mistakes', { count: 1000000 }), '1.000.000 de errores'); // Spanish "many"
   useLanguage('en');
   assert.equal(t('player.tiles', { count: 1 }), '1 tile');
   assert.equal(t('player.tiles', { count: 2 }), '2 tiles');
@@ -172,7 +172,7 @@ test('results and the log read in each language', () => {
     el: ['Κερδίζεις: οι πλευρές συνδέθηκαν (πάνω ↔ κάτω)', '7. ana (εσύ) τοποθέτησε 7 στο (4,3)'],
     it: ['Hai vinto: lati collegati (alto ↔ basso)', '7. ana (tu) ha messo 7 in (4,3)'],
     bg: ['Вие печелите: страните са свързани (горе ↔ долу)', '7. ana (вие) постави 7 на (4,3)'],
-    es: ['Ganas: lados conectados (arriba ↔ abajo)', '7. ana (tú) colocó 7 en (4,3)'],
+    es: ['Has ganado: lados conectados (arriba ↔ abajo)', '7. ana (tú) colocó 7 en (4,3)'],
   };
   for (const [lang, [result, line]] of Object.entries(expected)) {
     useLanguage(lang);
