@@ -23,6 +23,10 @@ def register(subparsers: Any) -> None:
     bot.add_argument("--seek", metavar="ROOM",
                      help="seek games in ROOM (quick pairing: paired with whoever else "
                      "seeks there, ratings close) instead of accepting proposals")
+    bot.add_argument("--tournament", metavar="TID",
+                     help="join tournament TID (an unrated one) and play every game it "
+                     "pairs the bot into until it has finished, then exit; instead of "
+                     "accepting proposals")
     bot.add_argument("--games", type=int, default=1, help="games at once (1)")
     bot.add_argument("--url", default="ws://127.0.0.1:8080/",
                      help="the server's WebSocket URL (ws://127.0.0.1:8080/)")
@@ -78,6 +82,9 @@ def _bot(args: argparse.Namespace) -> int:
     from numbridge.botcli.client import BotClient, BotOptions
 
     name = args.name or f"robot-{args.level}"
+    if args.seek and args.tournament:
+        print("numbridge bot: --seek or --tournament, not both", file=sys.stderr)
+        return 2
     if args.token:
         print("numbridge bot: a token given with --token is seen by every user of the "
               f"machine (ps); prefer --token-file PATH or {TOKEN_VARIABLE}", file=sys.stderr)
@@ -95,7 +102,8 @@ def _bot(args: argparse.Namespace) -> int:
                         format="%(asctime)s numbridge-bot %(levelname)s %(message)s")
     options = BotOptions(url=args.url, token=token, name=name, level=args.level,
                          room=args.room, games=max(1, args.games),
-                         stop_after=args.stop_after, poll_s=args.poll, seek=args.seek)
+                         stop_after=args.stop_after, poll_s=args.poll, seek=args.seek,
+                         tournament=args.tournament)
     try:
         return asyncio.run(BotClient(options).run())
     except KeyboardInterrupt:

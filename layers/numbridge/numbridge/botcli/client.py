@@ -56,6 +56,17 @@ class BotOptions:
     poll_s: float = 3.0
     # Seek games in this room (quick pairing) instead of accepting open proposals.
     seek: str | None = None
+    # Join this tournament and play the games it pairs us into until it has finished,
+    # instead of accepting proposals.
+    tournament: str | None = None
+    # Seconds between looks at the tournament's status, behind its pushed changes (a
+    # push lost on a reconnect is caught here).
+    tournament_poll_s: float = 30.0
+
+
+class TournamentRefused(Exception):
+    """The tournament cannot be played by this bot (rated, finished before we came, or
+    refused by the server): the bot says why and exits."""
 
 
 class BotClient:
@@ -72,6 +83,9 @@ class BotClient:
         self.caught_up = asyncio.Event()  # set while a connection is open and caught up
         # A seek of ours waits on this connection (it ends with the connection).
         self.seeking = False
+        self.status = 0  # run()'s exit status
+        self.joined = False  # the tournament has us (joined on an earlier connection)
+        self.tournament_over = False  # its `finished` heard: stop once our games end
 
     # ------------------------------------------------------------ life
 
@@ -85,6 +99,10 @@ class BotClient:
                 async with websockets.connect(self._address(), open_timeout=10) as ws:
                     self._ws, backoff = ws, 0.5
                     await self._session()
+            except TournamentRefused as exc:
+                log.error("%s", exc)
+                self.status = 2
+                self._done.set()
             except (OSError, websockets.ConnectionClosed, websockets.InvalidStatus) as exc:
                 if isinstance(exc, websockets.InvalidStatus) and \
                         exc.response.status_code in {401, 403}:
@@ -99,7 +117,7 @@ class BotClient:
             if not self._done.is_set():
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 30.0)
-        return 0
+        return self.status
 
     def stop(self) -> None:
         """End :meth:`run` soon; the games in progress are left as they are."""
@@ -114,8 +132,12 @@ class BotClient:
         reader = asyncio.create_task(self._read())
         try:
             await self._catch_up()
+            if self.options.tournament is not None:
+                await self._enter_tournament(self.options.tournament)
             self.caught_up.set()
-            lobby = asyncio.create_task(self._lobby())
+            lobby = asyncio.create_task(
+                self._follow_tournament() if self.options.tournament is not None
+                else self._lobby())
             done = asyncio.create_task(self._done.wait())
             await asyncio.wait({reader, lobby, done}, return_when=asyncio.FIRST_COMPLETED)
             for task in (lobby, done):
@@ -178,6 +200,9 @@ class BotClient:
         watches the stream (the load bench counts and times it)."""
 
     def _pushed(self, frame: Frame) -> None:
+        if frame.get("type") == "changes":
+            self._changes(frame)
+            return
         game_id = frame.get("game")
         if not isinstance(game_id, str):
             return
@@ -211,6 +236,7 @@ class BotClient:
         stop = self.options.stop_after
         if stop is not None and self.finished >= stop and not self.games:
             self._done.set()
+        self._stop_if_tournament_over()
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -342,3 +368,67 @@ class BotClient:
             if answer.get("type") == "ack":
                 log.info("accepted %s from %s", proposal["id"], proposal.get("by"))
                 return
+
+    # ------------------------------------------------------------ a tournament
+
+    async def _enter_tournament(self, tournament_id: str) -> None:
+        """Join the tournament (once: after a reconnect we are in it already) and follow
+        its changes. :class:`TournamentRefused` if this bot may not play it."""
+        page = await self.request("subscribe", topic=f"tournament:{tournament_id}")
+        if page.get("type") == "error":
+            raise TournamentRefused(f"tournament {tournament_id}: {_said(page)}")
+        shown = page.get("tournament") or {}
+        if shown.get("status") == "finished":
+            if not self.joined:
+                raise TournamentRefused(f"tournament {tournament_id} has finished")
+            self._tournament_finished()
+            return
+        if self.joined:
+            return
+        if shown.get("rated", False):
+            raise TournamentRefused(
+                f"tournament {tournament_id} is rated: bots take part only in unrated "
+                "tournaments (numbridge tournament create --unrated)")
+        answer = await self.request("join_tournament", tournament=tournament_id)
+        if answer.get("type") == "error":
+            raise TournamentRefused(
+                f"tournament {tournament_id} refused us: {_said(answer)}")
+        self.joined = True
+        log.info("joined tournament %s (%s, %s)", tournament_id, shown.get("kind"),
+                 shown.get("status"))
+
+    def _changes(self, frame: Frame) -> None:
+        """A pushed ``changes`` frame: of our tournament, its end matters (the games it
+        pairs us into come as any deal does, in a ``state`` frame)."""
+        if frame.get("topic") != f"tournament:{self.options.tournament}":
+            return
+        for change in frame.get("changes") or ():
+            if isinstance(change, dict) and change.get("kind") == "finished":
+                self._tournament_finished()
+
+    def _tournament_finished(self) -> None:
+        if not self.tournament_over:
+            log.info("tournament %s has finished", self.options.tournament)
+        self.tournament_over = True
+        self._stop_if_tournament_over()
+
+    def _stop_if_tournament_over(self) -> None:
+        # An arena's games still running at its end finish and count: play them out.
+        if self.tournament_over and not self.games:
+            self._done.set()
+
+    async def _follow_tournament(self) -> None:
+        """Now and then, the tournament's status as the server has it: a ``finished``
+        pushed while we were reconnecting is not missed."""
+        tournament_id = self.options.tournament
+        while not self._done.is_set():
+            await asyncio.sleep(self.options.tournament_poll_s)
+            page = await self.request("tournament", tournament=tournament_id)
+            if (page.get("tournament") or {}).get("status") == "finished":
+                self._tournament_finished()
+
+
+def _said(answer: Frame) -> str:
+    """An error answer as a person reads it: its code and its message."""
+    message = answer.get("message")
+    return f"{answer.get('code')}: {message}" if message else str(answer.get("code"))
