@@ -2,6 +2,8 @@
  * clue selected), a clue taken, the other actions, resigning (asked twice), the keys
  * outside the board; and the passing hint that explains a move refused here. */
 
+import { askBeforePlacing } from './confirm-place.js';
+import { contradicts } from './contradiction.js';
 import { t } from './i18n.js';
 import { askCandidates } from './shown-game.js';
 import { selectedDigit, shownGame } from './ui-state.js';
@@ -81,7 +83,13 @@ export function activateCell(app, i) {
     hint(app, (view.hand || []).length ? t('hint.select_first') : t('hint.hand_empty'));
     return;
   }
-  act(app, 'place', { cell: cellAtIndex(i, view.size), digit });
+  const place = () => {
+    if (shownGame(app) === game) act(app, 'place', { cell: cellAtIndex(i, view.size), digit });
+  };
+  // A digit the board already shows in the cell's row, column or block: asked, not refused.
+  const clash = contradicts(view, i, digit);
+  if (clash) askBeforePlacing(clash, digit, i, place);
+  else place();
 }
 
 export function takeClue(app) {

@@ -6,6 +6,7 @@ import { playAgain, renderHeader, screenOf } from './club.js';
 import { $ } from './dom.js';
 import { noticeShown } from './notice.js';
 import { renderPanels, tickClocks } from './panels.js';
+import { renderRace } from './race-panel.js';
 import { act, resign, selectTile, takeClue } from './play.js';
 import { replayBoard, replayTo, replaying, togglePlay } from './replay-controls.js';
 import { fetchRecord, stopWatching } from './shown-game.js';
@@ -71,7 +72,9 @@ export function renderPage(app) {
     playAgain: () => playAgain(app, game),
     replay: { to: (k) => replayTo(app, k), toggle: () => togglePlay(app) },
   });
-  app.board.set(replaying(game) ? replayBoard(app, game) : liveBoard(app, game, digit));
+  const model = replaying(game) ? replayBoard(app, game) : liveBoard(app, game, digit);
+  app.board.set(model);
+  renderRace({ view: model.view, you: game.view.you, ui, turned: app.board.turned, render: app.render });
   tickClocks(game, app.store.serverNow());
   if (ui.reveal) {
     ui.reveal = false;

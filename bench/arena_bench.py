@@ -1,0 +1,189 @@
+"""An arena of bot players against ``numbridge serve`` (``python -m bench arena``; ``--help``).
+
+``--players`` (64) bot players (the client of ``numbridge bot --tournament``, the brain
+at ``easy``, each move after a think of ``--think`` s) join an unrated Blitz arena of
+``--minutes`` (10) made with ``numbridge tournament create``, in a Blitz room with short
+clocks (10 s a move, 1 min a game each), and play every game it pairs them into until
+it has finished (the games running at its end finish and count).
+
+Reported:
+
+- **re-pairing**: for each game after a player's first, from the moment both of its
+  players were free (the later of their previous games' ends, as each client saw its
+  `finished`) to both holding the new game's `state`: samples, median, p95, max (ms).
+  The target: 2 s at p95. Beside it, a player's own wait from its game's end to its
+  next game (which includes waiting for an opponent to be free).
+- **standings**: every game the players were dealt is in the tournament's pairings
+  exactly once, with its result; the standings count each player's games as the
+  pairings do, and each player's score is the arena's scoring (win 2, draw 1, doubled
+  after two wins in a row) recomputed from those results.
+- **paired twice at once**: a game dealt to a player before their previous one ended.
+
+The players run in ``--processes`` (2) processes beside the server on the same machine:
+note the load average printed with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import shutil
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bench.load.server import Server
+from bench.measure import percentile
+from bench.tournament_players import SHORT_ROOMS, Played, create, overlaps, pages, play
+
+START_S = 20  # the players join meanwhile
+
+
+def _summary(name: str, samples: list[float]) -> str:
+    if not samples:
+        return f"{name:48} no samples"
+    return (f"{name:48} {len(samples):6d}  median {percentile(samples, 0.5):7.0f}  "
+            f"p95 {percentile(samples, 0.95):7.0f}  max {max(samples):7.0f}")
+
+
+def repairing(games: Sequence[Played]) -> tuple[list[float], list[float]]:
+    """(both free → both hold the state, own end → next state), in ms."""
+    by_player: dict[str, list[Played]] = defaultdict(list)
+    for g in games:
+        by_player[g.player].append(g)
+    for mine in by_player.values():
+        mine.sort(key=lambda g: g.dealt)
+    previous_end: dict[tuple[str, str], float | None] = {}
+    for mine in by_player.values():
+        for before, after in itertools.pairwise(mine):
+            previous_end[(after.player, after.game)] = before.ended
+    dealt: dict[str, list[Played]] = defaultdict(list)
+    for g in games:
+        dealt[g.game].append(g)
+    both_free, own = [], []
+    for game, sides in dealt.items():
+        if len(sides) != 2:
+            continue
+        ends = [previous_end.get((s.player, game)) for s in sides]
+        held = max(s.dealt for s in sides)
+        for s, end in zip(sides, ends, strict=True):
+            if end is not None:
+                own.append((s.dealt - end) * 1000)
+        if all(e is not None for e in ends):
+            both_free.append((held - max(e for e in ends if e is not None)) * 1000)
+    return both_free, own
+
+
+def arena_score(outcomes: Sequence[str]) -> float:
+    """The arena's points for one player's results in order: a win 2, a draw 1, a loss
+    0; after two wins in a row each further win counts double until a game is not won
+    (written here again, apart from the server's code, to check it)."""
+    points, streak = 0, 0
+    for outcome in outcomes:
+        if outcome == "win":
+            points += 4 if streak >= 2 else 2
+            streak += 1
+        else:
+            points += 1 if outcome == "draw" else 0
+            streak = 0
+    return float(points)
+
+
+def check_standings(games: Sequence[Played], standings: list[dict[str, Any]],
+                    pairings: list[dict[str, Any]]) -> list[str]:
+    """What is wrong with the final table against the games the players were dealt."""
+    problems = []
+    listed = Counter(str(p["game"]) for p in pairings if "game" in p)
+    twice = [g for g, n in listed.items() if n > 1]
+    if twice:
+        problems.append(f"{len(twice)} games listed more than once: {twice[:3]}")
+    dealt = {g.game for g in games}
+    if dealt - set(listed):
+        problems.append(f"{len(dealt - set(listed))} games dealt but not in the pairings")
+    if set(listed) - dealt:
+        problems.append(f"{len(set(listed) - dealt)} games in the pairings nobody was dealt")
+    open_games = [p["game"] for p in pairings if "game" in p and "winner" not in p]
+    if open_games:
+        problems.append(f"{len(open_games)} games without a result: {open_games[:3]}")
+    results: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    first_dealt = {g.game: g.dealt for g in games}
+    for p in pairings:
+        if "game" not in p or "winner" not in p:
+            continue
+        at = first_dealt.get(str(p["game"]), 0.0)
+        for seat in ("blue", "red"):
+            outcome = ("draw" if p["winner"] is None else
+                       "win" if p["winner"] == seat else "loss")
+            results[str(p[seat])].append((at, outcome))
+    for row in standings:
+        name = str(row["player"])
+        mine = [o for _, o in sorted(results.get(name, []))]
+        if int(row["games"]) != len(mine):
+            problems.append(f"{name}: {row['games']} games in the standings, {len(mine)} "
+                            "in the pairings")
+        if abs(float(row["score"]) - arena_score(mine)) > 1e-9:
+            problems.append(f"{name}: score {row['score']} in the standings, "
+                            f"{arena_score(mine)} from the results")
+    return problems
+
+
+def run(players: int, minutes: float, think_s: float, processes: int) -> None:
+    work = Path(tempfile.mkdtemp(prefix="numbridge-arena-"))
+    rooms = work / "rooms.yaml"
+    rooms.write_text(SHORT_ROOMS, encoding="utf-8")
+    os.environ["ROOMS_CONFIG"] = str(rooms)
+    server = Server(work / "data")
+    server.start()
+    try:
+        tournament = create(server.data_dir, "--kind", "arena", "--room", "blitz",
+                            "--name", "Bench arena", "--starts", f"+{START_S}",
+                            "--minutes", f"{minutes:g}", "--unrated")
+        tokens = {f"a{n:02d}": server.token(f"a{n:02d}") for n in range(players)}
+        started = time.perf_counter()
+        cpu = server.cpu_s()
+        load_before = os.getloadavg()
+        log = play(server.url, tokens, tournament, think_s,
+                   limit_s=START_S + minutes * 60 + 300, processes=processes)
+        elapsed = time.perf_counter() - started
+        cpu = server.cpu_s() - cpu
+        load_after = os.getloadavg()
+        shown, standings, pairings, _ = pages(server.url, server.token("referee"), tournament)
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    both_free, own = repairing(log.games)
+    unfinished = sum(1 for g in log.games if g.ended is None)
+    problems = check_standings(log.games, standings, pairings)
+    print(f"arena: {players} bot players (easy, think {think_s:.1f} s a move), "
+          f"{minutes:g} min in a Blitz room of 10 s moves and 1 min games; {elapsed:.0f} s "
+          f"from its creation to the last player's exit; server CPU "
+          f"{100 * cpu / elapsed:.0f}%; load average before "
+          f"{', '.join(f'{x:.2f}' for x in load_before)}, after "
+          f"{', '.join(f'{x:.2f}' for x in load_after)} ({os.cpu_count()} cores)")
+    print(f"status {shown.get('status')}; players joined {len(log.joined)}/{players}; "
+          f"exit statuses {dict(Counter(log.exits.values()))}")
+    print(_summary("re-paired: both free → both hold state (ms)", both_free))
+    print(_summary("a player's own end → next state (ms)", own))
+    print(f"{'games dealt':48} {len({g.game for g in log.games}):6d}  "
+          f"(pairings listed {sum(1 for p in pairings if 'game' in p)}, "
+          f"a player's `finished` never seen {unfinished})")
+    print(f"{'in the standings exactly once':48} "
+          f"{'yes' if not problems else 'NO: ' + '; '.join(problems[:5])}")
+    twice, unseen = overlaps(log.games)
+    print(f"{'players paired twice at once':48} {twice:6d}  (a next game dealt while the "
+          f"previous one's end was never seen: {unseen})")
+
+
+def main(argv: Sequence[str] = ()) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench arena", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--think", type=float, default=0.3, metavar="S")
+    parser.add_argument("--processes", type=int, default=2)
+    options = parser.parse_args(list(argv))
+    run(options.players, options.minutes, options.think, max(1, options.processes))
