@@ -38,9 +38,9 @@ LOCALES = {"en": "en-GB", "el": "el-GR", "it": "it-IT", "bg": "bg-BG", "es": "es
 BRIDGE = {"en": "Bridge", "el": "Γέφυρα", "it": "Ponte", "bg": "Мост", "es": "Puente"}
 GAME_NAME = {"en": "Numbridge", "el": "Numbridge", "it": "Numbridge", "bg": "Цифромост",
              "es": "Numbridge"}
-RULES_HEADING = {"en": "the rules, in one place", "el": "Numbridge: τα βασικά",
-                 "it": "Numbridge: le basi", "bg": "Цифромост: основи",
-                 "es": "Numbridge: lo básico"}
+RULES_HEADING = {"en": "Numbridge: the rules", "el": "Numbridge: οι κανόνες",  # noqa: RUF001
+                 "it": "Numbridge: le regole", "bg": "Цифромост: правилата",
+                 "es": "Numbridge: las reglas"}
 
 
 def say(lang: str, key: str, **params: object) -> str:

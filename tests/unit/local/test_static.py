@@ -282,14 +282,15 @@ def test_banner_names_the_browser_client() -> None:
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("en", "the rules, in one place"),
-        ("el", "Numbridge: τα βασικά"),
-        ("it", "Numbridge: le basi"),
-        ("bg", "Цифромост: основи"),
-        ("es", "Numbridge: lo básico"),
+        ("en", "Numbridge: the rules"),
+        ("el", "Numbridge: οι κανόνες"),  # noqa: RUF001 (Greek)
+        ("it", "Numbridge: le regole"),
+        ("bg", "Цифромост: правилата"),
+        ("es", "Numbridge: las reglas"),
     ],
 )
 def test_the_rules_in_each_language(gateway: ThreadedGateway, lang: str, words: str) -> None:
+    """Catches: a language without its players' page, or the page allowed to run a script."""
     status, headers, body = get(gateway, f"/web/rules/{lang}")
     assert status == 200
     assert headers["content-type"] == "text/html; charset=utf-8"
@@ -298,14 +299,26 @@ def test_the_rules_in_each_language(gateway: ThreadedGateway, lang: str, words: 
     assert policy.startswith("default-src 'none'") and "script-src" not in policy
     page = body.decode("utf-8")
     assert f'<html lang="{lang}">' in page
-    assert f"<h1>{words}</h1>" in page or words in page.split("<h1>")[1].split("</h1>")[0]
+    assert f"<h1>{words}</h1>" in page
+    for section in ("bridge", "blitz", "domains", "swap", "clocks", "end"):
+        assert f'<h2 id="{section}">' in page, section
     assert "<script" not in page
 
 
-def test_the_greek_rules_have_domains_too(gateway: ThreadedGateway) -> None:
-    """Greek has a page of its own for Domains (Κτήσεις): both pages, the basics first."""
-    text = get(gateway, "/web/rules/el")[2].decode("utf-8")
-    assert text.index("<h1>Numbridge: τα βασικά</h1>") < text.index("<h1>Κτήσεις</h1>")
+def test_english_is_for_players_not_maintainers(gateway: ThreadedGateway) -> None:
+    """Catches the English link showing docs/rules.md: "[decided]" tags, (r//3, c//3), a table
+    of seed files in raw pipes."""
+    page = get(gateway, "/web/rules/en")[2].decode("utf-8")
+    for notation in ("[decided", "//", "seed", "| ---", "<code>"):
+        assert notation not in page, notation
+
+
+@pytest.mark.parametrize(("path", "lang"), [("/web/rules/fr", "en"), ("/web/rules/pt-BR", "en"),
+                                            ("/web/rules/el-GR", "el")])
+def test_another_language_lands_on_a_page(gateway: ThreadedGateway, path: str, lang: str) -> None:
+    """Catches: a browser in a language the club does not speak finding no rules (a 404)."""
+    status, headers, _ = get(gateway, path)
+    assert status == 302 and headers["location"] == f"/web/rules/{lang}"
 
 
 def test_the_rule_page_has_its_stylesheet(gateway: ThreadedGateway) -> None:
@@ -315,14 +328,13 @@ def test_the_rule_page_has_its_stylesheet(gateway: ThreadedGateway) -> None:
 
 def test_every_rule_page_is_a_file_of_docs() -> None:
     docs = repo_root() / "docs"
-    for pages in RULE_PAGES.values():
-        for page in pages:
-            assert (docs / page).is_file(), page
+    for page in RULE_PAGES.values():
+        assert (docs / page).is_file(), page
 
 
 @pytest.mark.parametrize(
-    "path", ["/web/rules/fr", "/web/rules/..", "/web/rules/%2e%2e%2fREADME.md", "/web/rules/seeds",
-             "/web/rules/en/x", "/web/rules/"],
+    "path", ["/web/rules/..", "/web/rules/%2e%2e%2fREADME.md", "/web/rules/seeds",
+             "/web/rules/en/x", "/web/rules/", "/web/rules/rules.md"],
 )
 def test_no_other_rule_page(gateway: ThreadedGateway, path: str) -> None:
     assert get(gateway, path)[0] == 404

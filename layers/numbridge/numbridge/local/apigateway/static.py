@@ -6,10 +6,11 @@ endpoint as before, and a request that accepts no HTML (a script probing the
 endpoint without ``Accept``) still gets the gateway's 426 hint. The page's
 assets are under ``/web/``. Files are read on every request (no build step,
 edits show on reload); only known file types are served, and nothing outside
-``web/`` — but the rule pages: ``/web/rules/<lang>`` is the club's rules in
-that language, the page(s) of ``docs/seeds/`` (``docs/rules.md`` for English)
-as a web page (:mod:`numbridge.local.apigateway.rules_page`). The request only picks a
-language from :data:`RULE_PAGES`; no path of it reaches the disk.
+``web/`` — but the rule pages: ``/web/rules/<lang>`` is the club's rules for
+players in that language, ``docs/rules/<lang>.md`` as a web page
+(:mod:`numbridge.local.apigateway.rules_page`); another language is sent to its page,
+English for one the club does not speak. The request only picks a language from
+``rules_page.LANGUAGES``; no path of it reaches the disk.
 """
 
 from __future__ import annotations
@@ -25,15 +26,8 @@ ASSETS = "/web/"
 INDEX = "index.html"
 RULES = ASSETS + "rules/"
 
-# The rules in each language the client speaks, as files of ``docs/`` in reading order
-# (docs/rules.md says which seed is which: the basics in four languages, Domains in Greek).
-RULE_PAGES: dict[str, tuple[str, ...]] = {
-    "en": ("rules.md",),
-    "el": ("seeds/000_3f8cf5c6f7f9aca7.txt", "seeds/002_a4e277481570bc7a.txt"),
-    "it": ("seeds/001_749c9af87adf4d70.txt",),
-    "bg": ("seeds/003_31d154dba7d2aff5.txt",),
-    "es": ("seeds/004_604e993c3f8a894f.txt",),
-}
+# The rules for players in each language the client speaks, as files of ``docs/``.
+RULE_PAGES: dict[str, str] = {lang: rules_page.source(lang) for lang in rules_page.LANGUAGES}
 # The rule page loads its stylesheet and nothing else, and runs nothing.
 RULES_POLICY = (
     "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; "
@@ -134,16 +128,15 @@ class StaticClient:
         return response
 
     async def rules(self, request: web.Request) -> web.Response:
-        pages = RULE_PAGES.get(request.match_info.get("lang", ""))
-        if pages is None:
+        asked = request.match_info.get("lang", "")
+        lang = rules_page.language_for(asked)
+        if lang is None:
             raise web.HTTPNotFound(text="Not found\n")
-        lang = request.match_info["lang"]
+        if lang != asked:
+            # "fr" or "el-GR": the page to read, under its own address.
+            raise web.HTTPFound(RULES + lang, headers=HEADERS)
         try:
-            texts = [
-                ("markdown" if page.endswith(".md") else "seed",
-                 (self.docs / page).read_text(encoding="utf-8"))
-                for page in pages
-            ]
+            text = (self.docs / RULE_PAGES[lang]).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise web.HTTPNotFound(text="Not found\n") from exc
         headers = {
@@ -151,7 +144,7 @@ class StaticClient:
             "Content-Type": CONTENT_TYPES[".html"],
             "Content-Security-Policy": RULES_POLICY,
         }
-        return web.Response(body=rules_page.page(lang, texts).encode("utf-8"), headers=headers)
+        return web.Response(body=rules_page.page(lang, text).encode("utf-8"), headers=headers)
 
     def add_routes(self, app: web.Application) -> None:
         # Before the assets: ``/web/rules/el`` is a rule page, not a file of web/.
