@@ -1,5 +1,5 @@
-"""The ``numbridge`` command: ``puzzle``, ``serve``, ``token``, ``bot``, ``club``, ``account``
-and ``fairplay`` subcommands.
+"""The ``numbridge`` command: ``puzzle``, ``serve``, ``token``, ``bot``, ``club``, ``account``,
+``fairplay`` and ``tournament`` subcommands.
 
 Each subcommand module exposes ``register(subparsers)`` and sets ``func`` on its
 parser; heavy imports (python-sat, moto) happen inside the command, not here.
@@ -15,6 +15,7 @@ from collections.abc import Sequence
 def build_parser() -> argparse.ArgumentParser:
     import numbridge.botcli.bot_command as bot_cli
     import numbridge.clubfile.club_command as club_cli
+    import numbridge.clubfile.tournament_command as tournament_cli
     import numbridge.fairplay.fairplay_command as fairplay_cli
     import numbridge.local.accounts.account_command as account_cli
     import numbridge.local.serve_command as local_cli
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     club_cli.register(sub)
     account_cli.register(sub)
     fairplay_cli.register(sub)
+    tournament_cli.register(sub)
     return parser
 
 

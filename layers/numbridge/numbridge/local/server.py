@@ -3,9 +3,10 @@
 Start-up: data dir checked and locked, token secret → port bound → the database (SQLite in the
 data dir, or DynamoDB) → stale connections forgotten → handler environment →
 handlers imported → gateway built → services wired (store, the management client —
-a call into the gateway's own sockets, whatever the store — deadline timers, the bot
-queue) → gateway listening →
-every pending deadline armed (and a bot turn owed sent again), sweep running.
+a call into the gateway's own sockets, whatever the store — deadline timers, the bot,
+lobby, review and tournament queues) → gateway listening →
+every pending deadline armed (and a bot turn owed sent again), sweeps running (the
+games' every minute, the tournaments' every few seconds).
 Shutdown (Ctrl-C / SIGTERM): sockets closed with 1001 and their ``$disconnect``
 handlers run, timers and bot queue stopped, the database closed. Every
 acknowledged action is already committed: nothing is saved at shutdown, and a
@@ -42,7 +43,9 @@ from numbridge.local.lambdas import environment
 from numbridge.local.lambdas.bots import LocalBotTurns
 from numbridge.local.lambdas.deadline_timers import SWEEP_INTERVAL_S, DeadlineTimers
 from numbridge.local.lambdas.functions import (
+    Function,
     Invoker,
+    load_handler,
     repo_root,
     route_functions,
     template_functions,
@@ -50,6 +53,7 @@ from numbridge.local.lambdas.functions import (
 )
 from numbridge.local.lambdas.lobby_queue import LocalLobbyFeed
 from numbridge.local.lambdas.reviews import LocalReviews
+from numbridge.local.lambdas.tournaments import LocalTournamentSteps
 from numbridge.service.aws.sqs_bot_turns import delay_ms_from
 from numbridge.service.context import Services
 from numbridge.store.accounts import Accounts
@@ -61,6 +65,7 @@ TIMEOUT_FUNCTION = "timeout"
 BOT_FUNCTION = "bot"
 FANOUT_FUNCTION = "fanout"
 REVIEW_FUNCTION = "review"
+TOURNAMENT_FUNCTION = "tournament"
 
 
 @frozen
@@ -182,6 +187,9 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
                              delay_ms=delay_ms_from(os.environ.get("BOT_DELAY_MS")))
         lobby = LocalLobbyFeed(partial(invoker.invoke, functions[FANOUT_FUNCTION]))
         reviews = LocalReviews(partial(invoker.invoke, functions[REVIEW_FUNCTION]))
+        steps = LocalTournamentSteps(partial(invoker.invoke, functions.get(
+            TOURNAMENT_FUNCTION) or Function(TOURNAMENT_FUNCTION,
+                                             load_handler(root, TOURNAMENT_FUNCTION))))
         server = GatewayServer(routes, invoker, names=names, sign_in=LocalSignIn(
             SignIns(Accounts(opened.store), secret), open_sign_in=options.open_sign_in,
             proxies=proxies))
@@ -189,13 +197,14 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
             server.registry, asyncio.get_running_loop(),
             lambda connection: server.gateway.close(connection, TOKEN_EXPIRED,
                                                     TOKEN_EXPIRED_REASON))
-        svc = _services(opened, management, timers, bots, secret, lobby, reviews)
+        svc = _services(opened, management, timers, bots, secret, lobby, reviews, steps)
         stop = asyncio.Event()
         _stop_on_signals(stop)
         await server.start(sock)
         bots.start()
         lobby.start()
         reviews.start()
+        steps.start()
         pending = svc.games.deadlines(svc.rooms.ids)
         armed = timers.start(pending)
         _wake_bots(svc, pending)
@@ -214,6 +223,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         await bots.stop()
         await lobby.stop()
         await reviews.stop()
+        await steps.stop()
         invoker.shutdown()
     finally:
         opened.close()
@@ -285,7 +295,7 @@ def _wake_bots(svc: Services, pending: list[tuple[str, int, int]]) -> None:
 
 def _services(opened: OpenStore, management: LocalManagementClient, timers: DeadlineTimers,
               bots: LocalBotTurns, secret: str, lobby: LocalLobbyFeed,
-              reviews: LocalReviews) -> Services:
+              reviews: LocalReviews, steps: LocalTournamentSteps) -> Services:
     from numbridge.club.rooms_config import load_rooms
     from numbridge.service import context
 
@@ -293,6 +303,7 @@ def _services(opened: OpenStore, management: LocalManagementClient, timers: Dead
     # the sockets, so posting from threads at once would add nothing but contention.
     svc = context.Services(store=opened.store, management=management, timers=timers,
                            token_secret=lambda: secret, rooms=load_rooms(), bots=bots,
-                           posts_at_once=False, lobby=lobby, reviews=reviews)
+                           posts_at_once=False, lobby=lobby, reviews=reviews,
+                           tournament_steps=steps)
     context.install(svc)
     return svc

@@ -381,9 +381,82 @@ class SeekAnswer(Answer):
     seek: SeekShown
 
 
+# --- tournaments ---------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class TournamentShown:
+    id: str
+    name: str
+    kind: Literal["arena", "swiss", "round_robin"]
+    room: str
+    rated: bool
+    status: Literal["upcoming", "running", "finished"]
+    starts_ms: int
+    players: int
+    """players taking part (joined, not left)"""
+    ends_ms: int | None = None
+    """an arena: when it ends (no pairing after)"""
+    rounds: int | None = None
+    """a Swiss or round robin: its rounds"""
+    round: int | None = None
+    """a Swiss or round robin: the round being played (0 before the first)"""
+
+
+@frozen(kw_only=True)
+class StandingShown:
+    rank: int
+    player: str
+    score: float
+    """points: a win 1, a draw ½ (a Swiss, a round robin); an arena's: a win 2, a draw 1,
+    doubled on a streak"""
+    games: int
+    tiebreaks: list[float] | None = None
+    """a Swiss or round robin's final table: Buchholz cut-1, Sonneborn-Berger; an
+    arena's: performance"""
+
+
+@frozen(kw_only=True)
+class PairingShown:
+    game: str | None = None
+    blue: str | None = None
+    red: str | None = None
+    round: int | None = None
+    """a Swiss or round robin's round"""
+    winner: Seat | None = None
+    """once the game is over: the winning seat, null a draw (absent while it is played)"""
+    bye: str | None = None
+    """a bye: the player who has it (worth a win), with `round`"""
+
+
+@frozen(kw_only=True)
+class TournamentsAnswer(Answer):
+    type: ClassVar[str] = "tournaments"
+    id: str
+    tournaments: list[TournamentShown]
+    next: str | None
+    """cursor of the next page (`after`); null on the last"""
+
+
+@frozen(kw_only=True)
+class TournamentAnswer(Answer):
+    """A tournament as it is now (also the answer to `subscribe` with topic
+    `tournament:TID`): its standings, a page of them best first, and its pairings (a
+    Swiss or round robin's current round; an arena's latest games)."""
+
+    type: ClassVar[str] = "tournament"
+    id: str
+    tournament: TournamentShown
+    standings: list[StandingShown]
+    pairings: list[Annotated[dict[str, Any], PairingShown]]  # each as listed: its JSON
+    next: str | None
+    """cursor of the next page of standings (`after`); null on the last"""
+
+
 ANSWERS: tuple[type[Answer], ...] = (
     Ack, Error, State, RoomsAnswer, ProposalAnswer, ProposalsAnswer, GamesAnswer,
     RecordAnswer, LeaderboardAnswer, CandidatesAnswer, LiveAnswer, LobbyAnswer, SeekAnswer,
+    TournamentsAnswer, TournamentAnswer,
 )
 """The answers to a request, in the order the AsyncAPI document lists them."""
 @frozen(kw_only=True)
@@ -439,8 +512,49 @@ class OnlineCount:
     players: int
 
 
+# A tournament's change (topic ``tournament:TID``): each kind one class, ``kind`` its name.
+
+
+@frozen(kw_only=True)
+class TournamentStarted:
+    kind: Literal["started"] = "started"
+
+
+@frozen(kw_only=True)
+class TournamentPaired:
+    kind: Literal["paired"] = "paired"
+    game: str
+    blue: str
+    red: str
+
+
+@frozen(kw_only=True)
+class TournamentResult:
+    kind: Literal["result"] = "result"
+    game: str
+    winner: Seat | None
+    """the winning seat; null a draw"""
+
+
+@frozen(kw_only=True)
+class TournamentStandings:
+    kind: Literal["standings"] = "standings"
+    standings: list[StandingShown]
+    """the first page"""
+
+
+@frozen(kw_only=True)
+class TournamentFinished:
+    kind: Literal["finished"] = "finished"
+
+
+TOURNAMENT_CHANGES: tuple[type, ...] = (
+    TournamentStarted, TournamentPaired, TournamentResult, TournamentStandings,
+    TournamentFinished)
 LOBBY_CHANGES: tuple[type, ...] = (
-    ProposalAdded, ProposalRemoved, LiveAdded, LiveRemoved, SeeksWaiting, OnlineCount)
+    ProposalAdded, ProposalRemoved, LiveAdded, LiveRemoved, SeeksWaiting, OnlineCount,
+    *TOURNAMENT_CHANGES)
+"""Every change a `changes` frame may carry: the lobby's, then a tournament's."""
 
 
 @frozen(kw_only=True)

@@ -131,6 +131,7 @@ def _model_type(hint: Any) -> Any:
 
 
 _PARTS = ("RatingChange", "GameSummary", "LeaderboardEntry", "LiveGame", "SeekShown",
+          "TournamentShown", "StandingShown", "PairingShown",
           *(c.__name__ for c in answers.LOBBY_CHANGES))
 # A lobby change's ``kind`` has its class's name as default: required all the same.
 _CHANGE_NAMES = frozenset(c.__name__ for c in answers.LOBBY_CHANGES)

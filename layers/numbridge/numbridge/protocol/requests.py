@@ -199,6 +199,48 @@ class CancelSeek(Request):
     seek: Name
 
 
+# --- tournaments ------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class Tournaments(Request):
+    """The club's tournaments (or those of one `status`): upcoming, then running, then
+    finished, each in the order they start."""
+
+    name = "tournaments"
+    status: Literal["upcoming", "running", "finished"] | None = None
+    after: Cursor | None = None
+
+
+@frozen(kw_only=True)
+class Tournament(Request):
+    """One tournament: its standings (a page, best first), its current pairings."""
+
+    name = "tournament"
+    tournament: Name
+    after: Cursor | None = None
+
+
+@frozen(kw_only=True)
+class JoinTournament(Request):
+    """Take part in a tournament (`illegal` once it has finished, or a Swiss or round
+    robin has started; a bot only in an unrated one)."""
+
+    name = "join_tournament"
+    once = True
+    tournament: Name
+
+
+@frozen(kw_only=True)
+class LeaveTournament(Request):
+    """Stop taking part: an arena pairs you no more until you join again; a Swiss or
+    round robin pairs you in no later round."""
+
+    name = "leave_tournament"
+    once = True
+    tournament: Name
+
+
 # --- in game -----------------------------------------------------------------
 
 

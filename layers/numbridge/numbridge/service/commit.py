@@ -136,10 +136,11 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
 
 
 def follow_up(svc: Services, outcome: Outcome) -> None:
-    """After the commit: arm the timers, wake the bots, tell the lobby, hand finished
-    games to the coach. A failure here is repaired by the sweep (a timer) or by the
-    watchdog timer (a bot turn); a lobby change not told is seen by the next
-    subscriber's page; a review not sent leaves its game without one."""
+    """After the commit: arm the timers, wake the bots, tell the lobby, wake the
+    tournaments whose game finished, hand finished games to the coach. A failure here
+    is repaired by the sweep (a timer, a tournament's step) or by the watchdog timer (a
+    bot turn); a lobby change not told is seen by the next subscriber's page; a review
+    not sent leaves its game without one."""
     now = svc.clock()
     hints = [*outcome.lobby, *lobby_hints(outcome.writes)]
     try:
@@ -164,6 +165,13 @@ def follow_up(svc: Services, outcome: Outcome) -> None:
             count("BotTurnSendFailures")
             logger.exception("bot turn not sent; its watchdog timer will send it again",
                              extra={"game": turn.game, "v": turn.v})
+    for tournament_id, game_id in [*outcome.steps, *tournament_games(outcome.writes)]:
+        try:
+            svc.tournament_steps.send(tournament_id, 0, game=game_id)
+        except Exception:
+            count("TournamentStepSendFailures")
+            logger.exception("tournament step not sent; the sweep will take it",
+                             extra={"tournament": tournament_id, "game": game_id})
     for game_id in archived(outcome.writes):
         try:
             svc.reviews.send(game_id)
@@ -179,6 +187,15 @@ def archived(writes: list[Write]) -> list[str]:
     return [keys.game_id_of(w.key[0]) for w in writes
             if isinstance(w, Put) and w.key[1] == keys.RECORD
             and w.key[0].startswith(keys.GAME_PREFIX)]
+
+
+def tournament_games(writes: list[Write]) -> list[tuple[str, str | None]]:
+    """(tournament, game) of each game of a tournament these writes finish: its archive
+    record says which tournament (``Archive.put_write``); its result is counted in the
+    step this triggers."""
+    return [(str(w.item["tournament"]), keys.game_id_of(w.key[0])) for w in writes
+            if isinstance(w, Put) and w.key[1] == keys.RECORD
+            and w.key[0].startswith(keys.GAME_PREFIX) and w.item.get("tournament")]
 
 
 def lobby_hints(writes: list[Write]) -> list[dict[str, str]]:

@@ -23,7 +23,8 @@ from numbridge.service.aws.sqs_bot_turns import NoBotTurns, SqsBotTurns, delay_m
 from numbridge.service.aws.sqs_lobby import NoLobbyFeed, SqsLobbyFeed
 from numbridge.service.aws.sqs_reviews import NoReviews, SqsReviews
 from numbridge.service.aws.sqs_timers import SqsTimers
-from numbridge.service.ports import BotTurns, LobbyFeed, Reviews, Timers
+from numbridge.service.aws.sqs_tournaments import NoTournamentSteps, SqsTournamentSteps
+from numbridge.service.ports import BotTurns, LobbyFeed, Reviews, Timers, TournamentSteps
 from numbridge.service.ratelimit import RateLimiter
 from numbridge.store.accounts import Accounts
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
@@ -37,6 +38,7 @@ from numbridge.store.receipts import Receipts
 from numbridge.store.rematches import Rematches
 from numbridge.store.seeks import Seeks
 from numbridge.store.subscriptions import Subscriptions
+from numbridge.store.tournaments import Tournaments
 from numbridge.store.watches import Watches
 
 if TYPE_CHECKING:
@@ -70,6 +72,8 @@ class Services:
     lobby: LobbyFeed = field(default_factory=NoLobbyFeed)
     # Where finished games go to be reviewed (the review queue, read by the review function).
     reviews: Reviews = field(default_factory=NoReviews)
+    # Where a tournament's steps go (the tournament queue, read by the tournament function).
+    tournament_steps: TournamentSteps = field(default_factory=NoTournamentSteps)
 
     @cached_property
     def accounts(self) -> Accounts:
@@ -124,6 +128,10 @@ class Services:
         return Seeks(self.store)
 
     @cached_property
+    def tournaments(self) -> Tournaments:
+        return Tournaments(self.store)
+
+    @cached_property
     def online(self) -> Online:
         return Online(self.store)
 
@@ -150,6 +158,7 @@ def from_environment() -> Services:
     bot_queue = os.environ.get("BOT_QUEUE_URL")
     lobby_queue = os.environ.get("LOBBY_QUEUE_URL")
     review_queue = os.environ.get("REVIEW_QUEUE_URL")
+    tournament_queue = os.environ.get("TOURNAMENT_QUEUE_URL")
     sqs = boto3.client("sqs")
     return Services(
         store=DynamoStore(boto3.client("dynamodb"), os.environ["TABLE_NAME"]),
@@ -162,6 +171,8 @@ def from_environment() -> Services:
         if bot_queue else NoBotTurns(),
         lobby=SqsLobbyFeed(sqs, lobby_queue) if lobby_queue else NoLobbyFeed(),
         reviews=SqsReviews(sqs, review_queue) if review_queue else NoReviews(),
+        tournament_steps=SqsTournamentSteps(sqs, tournament_queue) if tournament_queue
+        else NoTournamentSteps(),
         token_secret=token_secret,
         rooms=Rooms.deferred(_load_rooms),
         cognito=CognitoVerifier(pool) if pool else None,

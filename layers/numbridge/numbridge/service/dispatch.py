@@ -54,6 +54,10 @@ USE_CASES: dict[type[req.Request], str] = {
     req.CancelSeek: "usecases.seeking:cancel_seek",
     req.Watch: "usecases.watching:watch",
     req.Unwatch: "usecases.watching:unwatch",
+    req.Tournaments: "usecases.tournaments:tournaments",
+    req.Tournament: "usecases.tournaments:tournament",
+    req.JoinTournament: "usecases.tournaments:join_tournament",
+    req.LeaveTournament: "usecases.tournaments:leave_tournament",
 }
 _resolved: dict[type[req.Request], UseCase] = {}
 

@@ -30,6 +30,14 @@ class Reviews(Protocol):
         """Wake the ``review`` function for a game just finished (its record archived)."""
 
 
+class TournamentSteps(Protocol):
+    def send(self, tournament_id: str, delay_ms: int, *, game: str | None = None,
+             due_ms: int | None = None) -> None:
+        """Wake the ``tournament`` function for a tournament's next step after
+        ``delay_ms``: a game of it just ended (``game``), or a timer due at ``due_ms``
+        (sent again while not due: a queue's delay has a cap)."""
+
+
 class LobbyFeed(Protocol):
     def publish(self, message: Mapping[str, Any]) -> None:
         """Hand the ``fanout`` function a message now: the hints of what changed in the

@@ -232,8 +232,11 @@ class Archive:
     # before as plain JSON (``record``) are read as they are.
     @staticmethod
     def put_write(game_id: str, record: dict[str, Any]) -> Write:
+        # A tournament's game says so beside the packed record: what follows the commit
+        # finds there whose step the finished game triggers (``service.commit``).
         return Put({"pk": keys.game(game_id), "sk": keys.RECORD,
-                    "recordb": state_codec.pack(record, entries="moves")}, Absent())
+                    "recordb": state_codec.pack(record, entries="moves"),
+                    "tournament": record.get("tournament")}, Absent())
 
     def get(self, game_id: str) -> dict[str, Any] | None:
         """The record, with its ``review`` once one is stored (one read of both items)."""

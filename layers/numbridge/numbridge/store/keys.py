@@ -28,6 +28,15 @@
 | the online count last pushed | ``LOBBY`` | ``ONLINE`` | |
 | request receipt | ``REQ#a`` | ``ID#request-id`` | |
 | a player's record (account) | ``NAME#folded name`` | ``ACCOUNT`` | ``ACCOUNTS`` / folded name |
+| tournament | ``TOURNEY#t`` | ``TOURNEY`` | ``TOURNEYS#status`` / starts#t |
+| a tournament's player | ``TOURNEY#t`` | ``PLAYER#a`` | ``STANDINGS#t`` / standing |
+| a tournament's free arena player | ``TOURNEY#t`` | ``WAIT#a`` | |
+| a tournament's pairing (a game, or a bye) | ``TOURNEY#t`` | ``PAIR#round#slot`` | |
+| a tournament's game being played | ``TOURNEY#t`` | ``LIVE#g`` | |
+| a Swiss or round robin round | ``TOURNEY#t`` | ``ROUND#round`` | |
+| a tournament's last standings push | ``TOURNEY#t`` | ``PUSHED`` | |
+
+A tournament's items are laid out in ``store.tournaments``.
 
 A game's deadline is in no index: it moves with every move, and an index keyed by it
 was written again at every move (the state's whole size, ALL attributes projected). The
@@ -253,3 +262,65 @@ def online_shard(player_name: str) -> str:
 
 def online_shards() -> list[str]:
     return [f"ONLINE#{n}" for n in range(ONLINE_SHARDS)]
+
+
+TOURNEY = "TOURNEY"
+TOURNEY_PLAYER_PREFIX = "PLAYER#"
+TOURNEY_WAIT_PREFIX = "WAIT#"
+TOURNEY_PAIR_PREFIX = "PAIR#"
+TOURNEY_LIVE_PREFIX = "LIVE#"
+TOURNEY_ROUND_PREFIX = "ROUND#"
+TOURNEY_PUSHED = "PUSHED"
+
+
+def tournament(tournament_id: str) -> str:
+    return f"TOURNEY#{tournament_id}"
+
+
+def tournaments_by_status(status: str) -> str:
+    """The index partition of the tournaments in one status (upcoming, running, finished)."""
+    return f"TOURNEYS#{status}"
+
+
+def tournament_order(starts_ms: int, tournament_id: str) -> str:
+    return f"{starts_ms:015d}#{tournament_id}"
+
+
+def tournament_player(name: str) -> str:
+    return f"{TOURNEY_PLAYER_PREFIX}{name}"
+
+
+def tournament_waiting(name: str) -> str:
+    return f"{TOURNEY_WAIT_PREFIX}{name}"
+
+
+def tournament_round(round_no: int) -> str:
+    return f"{TOURNEY_ROUND_PREFIX}{round_no:04d}"
+
+
+def tournament_pairs(round_no: int) -> str:
+    """The prefix of one round's pairings (an arena's all have round 0)."""
+    return f"{TOURNEY_PAIR_PREFIX}{round_no:04d}#"
+
+
+def tournament_pair(round_no: int, slot: str) -> str:
+    return f"{tournament_pairs(round_no)}{slot}"
+
+
+def tournament_live(game_id: str) -> str:
+    return f"{TOURNEY_LIVE_PREFIX}{game_id}"
+
+
+def standings(tournament_id: str) -> str:
+    return f"STANDINGS#{tournament_id}"
+
+
+STANDING_SCORE_MAX = 10**7
+
+
+def standing_order(score2: int, name: str, final_rank: int | None = None) -> str:
+    """Ascending order is the standings': a final table by its rank (``0#``), before
+    it by score, highest first (``1#``), ties by name."""
+    if final_rank is not None:
+        return f"0#{final_rank:07d}#{name}"
+    return f"1#{STANDING_SCORE_MAX - score2:08d}#{name}"

@@ -8,5 +8,7 @@ only what it runs: ``functions/<name>/app.py`` re-exports one ``handler``.
 - :mod:`.bot`: bot seats' turns from the bot queue (SQS);
 - :mod:`.fanout`: the lobby's changes from the lobby queue (SQS), pushed to its
   subscribers;
+- :mod:`.tournament`: tournaments' steps from the tournament queue (SQS), and a sweep
+  of the overdue ones;
 - :mod:`.signup`: Cognito's pre-sign-up check of a new username.
 """

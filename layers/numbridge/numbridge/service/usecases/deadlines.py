@@ -1,4 +1,5 @@
-"""Deadlines that fell: the timer queue's messages and the once-a-minute sweep.
+"""Deadlines that fell: the timer queue's messages and the once-a-minute sweep (which
+also hands each overdue tournament's step to the tournament queue).
 
 Each game on its own: a game that fails is counted and left to a retry (SQS)
 or to the next sweep, and the others go on.
@@ -15,6 +16,7 @@ from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import MetricResolution, MetricUnit, count, logger, measure
 from numbridge.service.usecases import play
+from numbridge.service.usecases.tournament_steps import send_overdue
 from numbridge.store.port import ConflictError
 
 
@@ -42,8 +44,10 @@ def on_sweep(svc: Services) -> dict[str, Any]:
     due = svc.games.due(svc.rooms.ids, svc.clock())
     failed = sum(1 for game_id in due if not _advance_isolated(svc, game_id))
     lapsed = lapse_proposals(svc)
+    stepped = send_overdue(svc)  # a step deals boards: the tournament function's work
     return {"advanced": len(due) - failed, **({"failed": failed} if failed else {}),
-            **({"lapsed": lapsed} if lapsed else {})}
+            **({"lapsed": lapsed} if lapsed else {}),
+            **({"tournaments": stepped} if stepped else {})}
 
 
 def lapse_proposals(svc: Services) -> int:

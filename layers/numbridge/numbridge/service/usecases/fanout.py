@@ -173,7 +173,7 @@ def online_change(svc: Services) -> Change | None:
     return None
 
 
-def frames(changes: list[Change]) -> list[dict[str, Any]]:
+def frames(changes: list[Change], topic: str = TOPIC) -> list[dict[str, Any]]:
     """The changes in as few ``changes`` frames as fit 32 KB each, in order."""
     out: list[dict[str, Any]] = []
     part: list[Change] = []
@@ -181,12 +181,12 @@ def frames(changes: list[Change]) -> list[dict[str, Any]]:
     for change in changes:
         length = len(json.dumps(change, separators=(",", ":"))) + 1
         if part and size + length > MAX_FRAME_BYTES - 100:
-            out.append(answers.Changes(topic=TOPIC, changes=part).frame())
+            out.append(answers.Changes(topic=topic, changes=part).frame())
             part, size = [], 0
         part.append(change)
         size += length
     if part:
-        out.append(answers.Changes(topic=TOPIC, changes=part).frame())
+        out.append(answers.Changes(topic=topic, changes=part).frame())
     return out
 
 

@@ -17,6 +17,7 @@ from numbridge.protocol import requests as req
 from numbridge.service.context import Services
 from numbridge.service.outcome import Outcome
 from numbridge.service.usecases import pages
+from numbridge.service.usecases.tournaments import existing, tournament_page
 from numbridge.service.usecases.watching import live_page
 from numbridge.store.club import lapsed
 from numbridge.store.port import ConflictError
@@ -25,18 +26,19 @@ LOBBY = "lobby"
 TOURNAMENT_PREFIX = "tournament:"
 
 
-def _check_topic(topic: str) -> None:
+def _check_topic(svc: Services, topic: str) -> None:
     if topic == LOBBY:
         return
     if topic.startswith(TOURNAMENT_PREFIX):
-        raise ProtocolError("not_found", f"no tournament {topic[len(TOURNAMENT_PREFIX):]!r}")
+        existing(svc, topic[len(TOURNAMENT_PREFIX):])
+        return
     raise ProtocolError("not_found", f"no topic {topic!r}: the topics are `lobby` and "
                                      "`tournament:TID`")
 
 
 def subscribe(svc: Services, player: str, connection_id: str,
               request: req.Subscribe) -> Outcome:
-    _check_topic(request.topic)
+    _check_topic(svc, request.topic)
     now = svc.clock()
     connection = svc.connections.get(connection_id)
     if connection is None:
@@ -49,6 +51,9 @@ def subscribe(svc: Services, player: str, connection_id: str,
         raise ProtocolError("conflict", f"{exc}; retry") from exc
     except LookupError as exc:  # closed meanwhile
         raise ProtocolError("unauthorized", "this connection is closing") from exc
+    if request.topic.startswith(TOURNAMENT_PREFIX):
+        return Outcome([tournament_page(svc, request.id,
+                                        request.topic[len(TOURNAMENT_PREFIX):])])
     return Outcome([lobby_page(svc, request.id, player)])
 
 
@@ -74,7 +79,7 @@ def lobby_page(svc: Services, request_id: str, player: str) -> dict[str, object]
 
 def unsubscribe(svc: Services, player: str, connection_id: str,
                 request: req.Unsubscribe) -> Outcome:
-    _check_topic(request.topic)
+    _check_topic(svc, request.topic)
     try:
         svc.subscriptions.remove(request.topic, connection_id, svc.clock())
     except ConflictError as exc:

@@ -1,0 +1,134 @@
+"""``numbridge tournament create|list|cancel``: the host makes the club's events, on
+either store (``--data-dir`` for SQLite, ``--store dynamodb --table T``), also while
+``numbridge serve`` runs on that data directory: the server's sweep finds a new
+tournament within seconds and starts it on time (``service.usecases.tournament_steps``).
+
+``create`` prints the new tournament's id on its last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+from numbridge.local.data.store_arguments import StoreRefused, add_store_arguments, open_named_store
+
+EXIT_REFUSED = 2
+
+
+def register(subparsers: Any) -> None:
+    """Add ``tournament`` (``create``, ``list``, ``cancel``) to the ``numbridge`` command."""
+    tournament = subparsers.add_parser(
+        "tournament", help="make the club's tournaments: create, list, cancel",
+        description="Make an arena, a Swiss or a round robin in a room: it starts by "
+        "itself at its time and runs with no one watching over it, in `numbridge serve` or "
+        "in AWS alike.")
+    sub = tournament.add_subparsers(dest="tournament_command", required=True)
+    create = sub.add_parser("create", help="make a tournament (its id on the last line)")
+    create.add_argument("--kind", required=True, choices=("arena", "swiss", "round_robin"))
+    create.add_argument("--room", required=True, help="the room whose games it plays")
+    create.add_argument("--name", help="as the players see it (default: the room and kind)")
+    create.add_argument("--starts", metavar="+SECONDS|ISO", default="+0",
+                        help="when it starts: in SECONDS from now, or an ISO 8601 instant "
+                        "(UTC unless it says otherwise); default now")
+    create.add_argument("--minutes", type=int, help="an arena's length (default 30)")
+    create.add_argument("--rounds", type=int, help="a Swiss's rounds (default 5)")
+    create.add_argument("--unrated", action="store_true",
+                        help="games not rated (bots may then take part)")
+    add_store_arguments(create)
+    create.set_defaults(func=_create)
+    listing = sub.add_parser("list", help="the tournaments, upcoming, running and finished")
+    add_store_arguments(listing)
+    listing.set_defaults(func=_list)
+    cancel = sub.add_parser("cancel", help="end a tournament now (no pairing after)")
+    cancel.add_argument("tournament", metavar="TID")
+    add_store_arguments(cancel)
+    cancel.set_defaults(func=_cancel)
+
+
+def starts_at(text: str, now_ms: int) -> int:
+    """``+SECONDS`` from now, or an ISO 8601 instant (UTC when it names no zone), in ms."""
+    if text.startswith("+"):
+        try:
+            return now_ms + round(float(text[1:]) * 1000)
+        except ValueError as exc:
+            raise ValueError(f"--starts {text!r}: +SECONDS wants a number") from exc
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise ValueError(f"--starts {text!r}: neither +SECONDS nor an ISO 8601 instant") from exc
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
+
+
+def _create(args: argparse.Namespace) -> int:
+    from numbridge.service.context import wall_clock_ms
+    from numbridge.service.usecases.tournaments import TournamentRefused, create_tournament
+
+    try:
+        starts = starts_at(args.starts, wall_clock_ms())
+        store, where, close = open_named_store(args, must_exist=False)
+    except (StoreRefused, ValueError) as exc:
+        return _refused("create", str(exc))
+    try:
+        tournament_id = create_tournament(
+            store, wall_clock_ms, kind=args.kind, room=args.room, name=args.name,
+            starts_ms=starts, minutes=args.minutes, rounds=args.rounds,
+            rated=not args.unrated)
+    except TournamentRefused as exc:
+        return _refused("create", str(exc))
+    finally:
+        close()
+    print(f"created in {where}, starting {_when(starts)}")
+    print(tournament_id)
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from numbridge.store.tournaments import STATUSES, Tournaments
+
+    try:
+        store, _, close = open_named_store(args, must_exist=True)
+    except StoreRefused as exc:
+        return _refused("list", str(exc))
+    try:
+        found = Tournaments(store)
+        for status in STATUSES:
+            for t in found.all_in_status(status):
+                extent = (f"{t.ends_ms and (t.ends_ms - t.starts_ms) // 60_000} min"
+                          if t.kind == "arena" else f"round {t.round}/{t.rounds or '?'}")
+                print(f"{t.id}  {t.status:<8}  {t.kind:<11}  {t.room:<10}  "
+                      f"{_when(t.starts_ms)}  {extent}  {t.players} players  "
+                      f"{'rated' if t.rated else 'unrated'}  {t.name}")
+    finally:
+        close()
+    return 0
+
+
+def _cancel(args: argparse.Namespace) -> int:
+    from numbridge.service.usecases.tournaments import cancel_tournament
+
+    try:
+        store, _, close = open_named_store(args, must_exist=True)
+    except StoreRefused as exc:
+        return _refused("cancel", str(exc))
+    try:
+        ended = cancel_tournament(store, args.tournament)
+    except LookupError as exc:
+        return _refused("cancel", str(exc))
+    finally:
+        close()
+    print(f"{ended.id} {'cancelled' if ended.cancelled else 'had finished already'}")
+    return 0
+
+
+def _when(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _refused(command: str, message: str) -> int:
+    print(f"numbridge tournament {command}: {message}", file=sys.stderr)
+    return EXIT_REFUSED

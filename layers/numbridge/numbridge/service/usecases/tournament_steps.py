@@ -1,0 +1,575 @@
+"""A tournament runs itself: each step is a short, idempotent look at the store that
+does what is due, with no process that must stay up.
+
+**What triggers a step.** A message ``{"tournament": TID}`` to the ``tournament``
+function (``service.handlers.tournament``; the tournament queue in AWS, the local
+runtime's in ``numbridge serve``):
+
+- a game of the tournament finished (``"game": GID``): sent after the commit that
+  finished it, whatever finished it — a move, a resignation, a timer
+  (``service.commit.follow_up``, from the game's archive record);
+- a player joined (an arena's player may be paired at once);
+- a timer (``"due_ms"``): the start, an arena's end, a standings push put off. A queue
+  delays a message by at most 15 minutes: one that comes before it is due is sent again
+  for the rest of the wait, and does nothing else;
+- the sweep (once a minute in AWS, with the games' deadlines; every few seconds in
+  ``numbridge serve``): every upcoming tournament due to start and every running one
+  (a trigger lost on the way is made good here).
+
+**The step** (:func:`step`), with the tournament's item as read:
+
+1. a game named: its result is counted (:func:`count_result`), once;
+2. ``upcoming`` and due: ``running`` (a round robin's order of players fixed; a Swiss
+   or round robin of fewer than two players finishes at once); an arena's end timer sent;
+3. an arena, ``running``: before its end, the free players who have a connection open
+   are paired (``tournaments.arena``), each pair in a transaction that takes both
+   ``WAIT`` items on condition that they are still there; at or after its end, no
+   pairing, and once no game is left (``LIVE`` empty) it finishes — games still running
+   at the end finish and count;
+4. a Swiss or round robin, ``running``: the current round's pairings not yet made are
+   made (each ``PAIR`` item put on condition that it is absent: a game dealt, or a bye,
+   or — in a round robin — a win by forfeit against a player who withdrew); when no game
+   of the round is left (a query of ``LIVE``) the next round is paired, once (its
+   ``ROUND`` item put on condition that it is absent, with the tournament's item as
+   read); after the last round, or when no pairing is left, it finishes. A player with
+   no connection open at a round's pairing is left out of it and withdrawn;
+5. finishing: each player's final rank and tie-breaks written (the index then sorts
+   the final table), then ``finished``;
+6. what changed is pushed to the subscribers of ``tournament:TID`` (``started``,
+   ``paired``, ``result``, ``finished``); the standings at most every
+   :data:`STANDINGS_EVERY_MS` (claimed with a conditional write of the ``PUSHED``
+   item; a push put off is a timer).
+
+Every write is conditional (``store.tournaments``): a retry, a duplicate message, two
+steps at once or a crash between two writes pairs nobody twice and loses no result — a
+step after the crash finds what is left to do and does it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from numbridge import rules
+from numbridge.club.proposals import ProposalChoices
+from numbridge.protocol import answers
+from numbridge.service.commit import follow_up
+from numbridge.service.context import Services
+from numbridge.service.delivery import deliver
+from numbridge.service.expiry import reachable
+from numbridge.service.observability import count, logger
+from numbridge.service.usecases import tournament_rules
+from numbridge.service.usecases.fanout import frames
+from numbridge.service.usecases.pages import PAGE_SIZE, refused_cursor
+from numbridge.service.usecases.seeking import pair_game, told_pair
+from numbridge.store import keys
+from numbridge.store.port import ConflictError, Delete, Present, Write
+from numbridge.store.tournaments import (
+    BYE_SLOT,
+    Entrant,
+    Pairing,
+    Played,
+    RoundPlan,
+    Tournament,
+    entrant_of,
+    slot_name,
+)
+
+TOPIC_PREFIX = "tournament:"
+STANDINGS_EVERY_MS = 3_000
+ATTEMPTS = 5
+Change = dict[str, Any]
+
+
+def topic(tournament_id: str) -> str:
+    return f"{TOPIC_PREFIX}{tournament_id}"
+
+
+# ------------------------------------------------------------------ triggers
+
+
+def on_step_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
+    """An SQS batch of steps. A step that fails is reported back for SQS to retry (the
+    sweep is the backstop); an unreadable message is dropped."""
+    failures = []
+    for record in event.get("Records", []):
+        body = _body(record)
+        tournament_id = body.get("tournament")
+        if not isinstance(tournament_id, str):
+            logger.error("unreadable tournament message")
+            count("TournamentMessagesUnreadable")
+            continue
+        game = body.get("game") if isinstance(body.get("game"), str) else None
+        due = body.get("due_ms")
+        now = svc.clock()
+        if type(due) is int and due > now:
+            try:  # not due yet: sent again for the rest of the wait
+                svc.tournament_steps.send(tournament_id, due - now, due_ms=due)
+            except Exception:
+                failures.append({"itemIdentifier": record.get("messageId")})
+            continue
+        if not step_isolated(svc, tournament_id, game):
+            failures.append({"itemIdentifier": record.get("messageId")})
+    return {"batchItemFailures": failures}
+
+
+def _body(record: Any) -> dict[str, Any]:
+    try:
+        body = json.loads(record["body"])
+        if isinstance(body, dict):
+            return body
+    except (KeyError, TypeError, ValueError):
+        pass
+    return {}
+
+
+def overdue(svc: Services) -> list[str]:
+    """The tournaments a sweep steps: every upcoming one due to start, every running one
+    (a query of each status, not a read of every tournament)."""
+    now = svc.clock()
+    due = svc.tournaments.all_in_status("upcoming", until_ms=now)
+    return [t.id for t in [*due, *svc.tournaments.all_in_status("running")]]
+
+
+def on_sweep(svc: Services) -> dict[str, Any]:
+    """The overdue tournaments' steps, each on its own, here (the ``tournament``
+    function's schedule; ``numbridge serve``'s every few seconds)."""
+    due = overdue(svc)
+    failed = sum(1 for tournament_id in due if not step_isolated(svc, tournament_id))
+    return {"stepped": len(due) - failed, **({"failed": failed} if failed else {})}
+
+
+def send_overdue(svc: Services) -> int:
+    """The overdue tournaments handed to the tournament queue (the games' sweep, whose
+    function deals no board): how many. A failure is logged: the next sweep sends it."""
+    try:
+        due = overdue(svc)
+        for tournament_id in due:
+            svc.tournament_steps.send(tournament_id, 0)
+        return len(due)
+    except Exception:
+        count("TournamentStepSendFailures")
+        logger.exception("overdue tournaments not sent")
+        return 0
+
+
+def step_isolated(svc: Services, tournament_id: str, game: str | None = None) -> bool:
+    """One step; a failure is logged and counted, not raised (the others go on)."""
+    try:
+        step(svc, tournament_id, game)
+    except Exception:
+        logger.exception("tournament step failed", extra={"tournament": tournament_id})
+        count("TournamentStepFailures")
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ the step
+
+
+def step(svc: Services, tournament_id: str, game: str | None = None) -> None:
+    """Do what is due in one tournament (see the module's docstring)."""
+    t = svc.tournaments.get(tournament_id)
+    if t is None:
+        return
+    changes: list[Change] = []
+    if game is not None and t.status == "running":
+        changes += count_result(svc, t, game)
+    if t.status == "upcoming":
+        if svc.clock() < t.starts_ms:
+            return
+        t = _start(svc, t, changes)
+    if t.status == "running":
+        if t.kind == "arena":
+            _arena(svc, t, scan=game is None, changes=changes)
+        else:
+            _rounds(svc, t, scan=game is None, changes=changes)
+    push(svc, tournament_id, changes)
+    standings_if_due(svc, tournament_id,
+                     changed=any(c["kind"] in ("result", "started", "finished") for c in changes),
+                     now_too=any(c["kind"] == "finished" for c in changes))
+
+
+def _fresh(svc: Services, t: Tournament) -> Tournament:
+    found = svc.tournaments.get(t.id)
+    assert found is not None  # a tournament is never deleted
+    return found
+
+
+def _start(svc: Services, t: Tournament, changes: list[Change]) -> Tournament:
+    for _ in range(ATTEMPTS):
+        if t.status != "upcoming":
+            return t
+        active = [p for p in svc.tournaments.all_players(t.id) if p.active]
+        started = dataclasses.replace(t, status="running")
+        if t.kind == "round_robin":
+            order = tuple(p.name for p in sorted(active, key=lambda p: (-p.rating, p.name)))
+            rounds = tournament_rules.round_robin_rounds(len(order)) if len(order) > 1 else 0
+            started = dataclasses.replace(started, order=order, rounds=rounds)
+        try:
+            svc.store.transact([started.put_write(t)])
+        except ConflictError:
+            t = _fresh(svc, t)
+            continue
+        changes.append(_json(answers.TournamentStarted()))
+        logger.info("tournament started", extra={"tournament": t.id, "players": len(active)})
+        if t.kind == "arena" and t.ends_ms is not None:
+            _timer(svc, t.id, t.ends_ms)
+        return _fresh(svc, t)
+    return _fresh(svc, t)
+
+
+def _timer(svc: Services, tournament_id: str, due_ms: int) -> None:
+    try:
+        svc.tournament_steps.send(tournament_id, max(0, due_ms - svc.clock()), due_ms=due_ms)
+    except Exception:
+        count("TournamentStepSendFailures")
+        logger.exception("tournament timer not sent; the sweep will take it",
+                         extra={"tournament": tournament_id})
+
+
+# ------------------------------------------------------------------ results
+
+
+def _outcome(winner: str | None, seat: str) -> str:
+    return "draw" if winner is None else "win" if winner == seat else "loss"
+
+
+def count_result(svc: Services, t: Tournament, game_id: str) -> list[Change]:
+    """Count a finished game of the tournament, exactly once: its ``LIVE`` item deleted on
+    condition that it is there, its pairing and both players' items as read, in one
+    transaction. Nothing if it is not finished, or counted already."""
+    for _ in range(ATTEMPTS):
+        live = svc.tournaments.live_game(t.id, game_id)
+        if live is None:
+            return []  # counted already (a duplicate trigger, a retry)
+        row = svc.games.load(game_id)
+        if row is None:
+            return []
+        state = rules.GameState.from_dict(row.state)
+        if state.status != "finished":
+            return []
+        pairing = svc.tournaments.pairing(t.id, str(live["pair"]))
+        if pairing is None or pairing.blue is None or pairing.red is None:
+            logger.error("a tournament game without its pairing",
+                         extra={"tournament": t.id, "game": game_id})
+            return []
+        result = state.result
+        aborted = result is not None and result.by == "aborted"
+        winner = None if result is None else result.winner
+        players = svc.tournaments.players_of(t.id, [pairing.blue, pairing.red])
+        now = svc.clock()
+        writes: list[Write] = [
+            Delete(keys.tournament(t.id), keys.tournament_live(game_id), Present()),
+            dataclasses.replace(pairing, done=True, winner=winner).put_write(fresh=False)]
+        arena_open = t.kind == "arena" and t.ends_ms is not None and now < t.ends_ms
+        for seat, name in (("blue", pairing.blue), ("red", pairing.red)):
+            me = players.get(name)
+            if me is None:
+                continue
+            opponent = pairing.red if seat == "blue" else pairing.blue
+            history = me.history if aborted else (*me.history, Played(
+                opponent, seat, _outcome(winner, seat), game_id))  # type: ignore[arg-type]
+            counted = dataclasses.replace(me, history=history, games=len(history),
+                                          playing="" if me.playing == game_id else me.playing)
+            counted = dataclasses.replace(
+                counted, score2=tournament_rules.score2(t.kind, counted))
+            writes.append(counted.put_write(t.id))
+            if arena_open and counted.active and not counted.playing:
+                writes.append(svc.tournaments.wait_write(t.id, name, now))
+        try:
+            svc.store.transact(writes)
+        except ConflictError:
+            continue
+        count("TournamentResults")
+        return [_json(answers.TournamentResult(game=game_id, winner=winner))]
+    return []
+
+
+def _count_finished(svc: Services, t: Tournament, changes: list[Change]) -> None:
+    """The backstop of a lost trigger: each game still listed as being played that has
+    finished is counted (a query of ``LIVE``)."""
+    for live in svc.tournaments.live(t.id):
+        changes += count_result(svc, t, str(live["game"]))
+
+
+# ------------------------------------------------------------------ games
+
+
+def _options(svc: Services, t: Tournament) -> rules.GameOptions:
+    """A tournament game's options: the room's defaults (its first block kind), rated as
+    the tournament is, marked with the tournament."""
+    room = svc.rooms.get(t.room)
+    options = room.game_options(ProposalChoices(blocks=room.blocks[0], rated=t.rated))
+    return dataclasses.replace(options, tournament=t.id)
+
+
+def _deal(svc: Services, t: Tournament, round_no: int, slot: str | None, blue: str, red: str,
+          checks: Callable[[str], list[Write]] = lambda game_id: []) -> Change | None:
+    """Deal one game of the tournament, committed with ``checks(game id)`` and its
+    ``PAIR`` and ``LIVE`` items (the pair put on condition that it is absent); both
+    players get its state. None if the commit lost its race (nothing was dealt)."""
+    now = svc.clock()
+    paired = pair_game(svc, _options(svc, t), {"blue": blue, "red": red}, now)
+    game_id = paired.dealt.state.game_id
+    pairing = Pairing(t.id, round_no, slot or game_id, game=game_id, blue=blue, red=red)
+    writes = [*checks(game_id), *paired.writes, pairing.put_write(fresh=True),
+              svc.tournaments.live_write(t.id, game_id, pairing.sort_key)]
+    try:
+        svc.store.transact(writes)
+    except ConflictError:
+        return None
+    count("TournamentPairings")
+    logger.info("tournament paired", extra={"tournament": t.id, "game": game_id,
+                                            "players": paired.players})
+    outcome = told_pair(svc, paired, [])
+    follow_up(svc, outcome)
+    deliver(svc, outcome)
+    return _json(answers.TournamentPaired(game=game_id, blue=blue, red=red))
+
+
+# ------------------------------------------------------------------ the arena
+
+
+def _online(svc: Services, name: str) -> bool:
+    return bool(svc.connections.of_player(name))
+
+
+def _arena(svc: Services, t: Tournament, *, scan: bool, changes: list[Change]) -> None:
+    if scan:
+        _count_finished(svc, t, changes)
+    if t.ends_ms is not None and svc.clock() >= t.ends_ms:
+        if not svc.tournaments.live(t.id):
+            _finish(svc, t, changes)
+        return
+    _pair_arena(svc, t, changes)
+
+
+def _pair_arena(svc: Services, t: Tournament, changes: list[Change]) -> None:
+    """Pair the free players who have a connection open (one who has none waits on);
+    a pair whose commit lost its race (another step took a player) is decided again."""
+    for _ in range(ATTEMPTS):
+        waiting = {str(w["player"]): int(str(w["since_ms"]))
+                   for w in svc.tournaments.waiting(t.id)}
+        if len(waiting) < 2:
+            return
+        players = svc.tournaments.players_of(t.id, list(waiting))
+        free = [(players[name], since) for name, since in waiting.items()
+                if name in players and players[name].active and not players[name].playing
+                and _online(svc, name)]
+        if len(free) < 2:
+            return
+        lost = False
+        for blue, red in tournament_rules.arena_pairs(free):
+            paired = _deal(svc, t, 0, None, blue, red,
+                           partial(_taken, t.id, [players[blue], players[red]]))
+            if paired is None:
+                lost = True
+            else:
+                changes.append(paired)
+        if not lost:
+            return
+
+
+def _taken(tournament_id: str, pair: list[Entrant], game_id: str) -> list[Write]:
+    """An arena pairing's conditions: both players still free (their ``WAIT`` items
+    there, taken now) and as read (a leave meanwhile loses), each now playing the game."""
+    return [write for me in pair for write in (
+        Delete(keys.tournament(tournament_id), keys.tournament_waiting(me.name), Present()),
+        dataclasses.replace(me, playing=game_id).put_write(tournament_id))]
+
+
+# ------------------------------------------------------------------ Swiss and round robin
+
+
+def _rounds(svc: Services, t: Tournament, *, scan: bool, changes: list[Change]) -> None:
+    if scan:
+        _count_finished(svc, t, changes)
+    if t.round > 0 and _pair_the_rest(svc, t, changes):
+        return
+    if svc.tournaments.live(t.id):
+        return  # the round is being played
+    if t.round >= (t.rounds or 0):
+        _finish(svc, t, changes)
+        return
+    _pair_round(svc, t, t.round + 1, changes)
+
+
+def _pair_round(svc: Services, t: Tournament, round_no: int, changes: list[Change]) -> None:
+    """Pair round ``round_no`` once: the plan put on condition that it is absent, with the
+    tournament's item as read; then its games dealt."""
+    active = [p for p in svc.tournaments.all_players(t.id) if p.active]
+    present = [p for p in active if _online(svc, p.name)]
+    absent = [p for p in active if not _online(svc, p.name)]
+    for gone in absent:  # left out of this round, and withdrawn
+        try:
+            svc.store.transact([dataclasses.replace(
+                gone, active=False, missed=gone.missed + 1).put_write(t.id)])
+        except ConflictError:
+            continue
+    if t.kind == "swiss":
+        paired = tournament_rules.swiss_round(present, round_no) if len(present) > 1 else None
+    else:
+        paired = tournament_rules.round_robin_round(t.order, round_no)
+    if paired is None:
+        _finish(svc, t, changes)
+        return
+    plan = RoundPlan(round_no, tuple(paired.pairs), paired.bye,
+                     tuple(p.name for p in absent))
+    try:
+        svc.store.transact([plan.put_write(t.id, svc.clock()),
+                            dataclasses.replace(t, round=round_no).put_write(t)])
+    except ConflictError:
+        return  # paired by another step meanwhile: it deals the games
+    logger.info("tournament round paired", extra={"tournament": t.id, "round": round_no})
+    _pair_the_rest(svc, _fresh(svc, t), changes)
+
+
+def _pair_the_rest(svc: Services, t: Tournament, changes: list[Change]) -> bool:
+    """Make the current round's pairings not yet made (after a crash, or a step that
+    lost its race): whether any was made."""
+    plan = svc.tournaments.round_plan(t.id, t.round)
+    if plan is None:
+        return False
+    made = {p.slot for p in svc.tournaments.pairings(t.id, t.round)}
+    names = [n for pair in plan.pairs for n in pair] + ([plan.bye] if plan.bye else [])
+    players = svc.tournaments.players_of(t.id, names)
+    done = False
+    for n, (blue, red) in enumerate(plan.pairs):
+        slot = slot_name(n)
+        if slot in made:
+            continue
+        staying = [name for name in (blue, red) if name in players and players[name].active]
+        if len(staying) == 2:
+            done = _deal(svc, t, t.round, slot, blue, red) is not None or done
+        else:  # a round robin's pair with a player who withdrew: the other wins by forfeit
+            done = _bye(svc, t, slot, staying[0] if staying else None, players) or done
+    if plan.bye is not None and BYE_SLOT not in made:
+        done = _bye(svc, t, BYE_SLOT, plan.bye, players) or done
+    return done
+
+
+def _bye(svc: Services, t: Tournament, slot: str, name: str | None,
+         players: dict[str, Entrant]) -> bool:
+    """A bye (worth a win) to ``name``, once: its pairing put on condition that it is
+    absent (``name`` None: a slot nobody plays, marked made)."""
+    pairing = Pairing(t.id, t.round, slot, bye=name, done=True)
+    writes: list[Write] = [pairing.put_write(fresh=True)]
+    me = players.get(name) if name is not None else None
+    if me is not None:
+        given = dataclasses.replace(me, byes=me.byes + 1)
+        writes.append(dataclasses.replace(
+            given, score2=tournament_rules.score2(t.kind, given)).put_write(t.id))
+    try:
+        svc.store.transact(writes)
+    except ConflictError:
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ the end
+
+
+def _finish(svc: Services, t: Tournament, changes: list[Change]) -> None:
+    """The final table written into each player's item (the index sorts it), then the
+    tournament ``finished``: a crash between is finished by the next step."""
+    players = {p.name: p for p in svc.tournaments.all_players(t.id)}
+    for name, rank, tiebreaks in tournament_rules.final_table(t.kind, list(players.values())):
+        me = players.get(name)
+        if me is None or (me.final_rank == rank and me.tiebreaks == tiebreaks):
+            continue
+        try:
+            svc.store.transact([dataclasses.replace(
+                me, final_rank=rank, tiebreaks=tiebreaks).put_write(t.id)])
+        except ConflictError:
+            return  # changed meanwhile: the next step ranks again
+    try:
+        svc.store.transact([dataclasses.replace(t, status="finished").put_write(t)])
+    except ConflictError:
+        return
+    logger.info("tournament finished", extra={"tournament": t.id})
+    changes.append(_json(answers.TournamentFinished()))
+
+
+# ------------------------------------------------------------------ what is pushed
+
+
+def _json(change: object) -> Change:
+    return answers.to_json_fields(change)
+
+
+def standings_rows(svc: Services, t: Tournament, after: str | None = None,
+                   limit: int = PAGE_SIZE) -> tuple[list[answers.StandingShown], str | None]:
+    """One page of the standings (a query of the index), ranked; the next page's cursor
+    (the store's, with the rank the page after it starts at)."""
+    offset, cursor = _uncursor(after)
+    page = svc.tournaments.standings(t.id, limit=limit, after=cursor)
+    rows = []
+    for n, item in enumerate(page.items):
+        me = entrant_of(item)
+        rows.append(answers.StandingShown(
+            rank=me.final_rank or offset + n + 1, player=me.name, score=me.score2 / 2,
+            games=me.games, tiebreaks=list(me.tiebreaks) or None))
+    following = None if page.next is None else _cursor(offset + len(rows), page.next)
+    return rows, following
+
+
+def _cursor(offset: int, cursor: str) -> str:
+    return f"{offset}.{cursor}"
+
+
+def _uncursor(after: str | None) -> tuple[int, str | None]:
+    if after is None:
+        return 0, None
+    offset, _, cursor = after.partition(".")
+    if not offset.isdigit() or not cursor:
+        raise refused_cursor()
+    return int(offset), cursor
+
+
+def push(svc: Services, tournament_id: str, changes: list[Change]) -> int:
+    """Post the changes to every subscriber of ``tournament:TID``; how many connections."""
+    if not changes:
+        return 0
+    now = svc.clock()
+    told = frames(changes, topic(tournament_id))
+    subscribers = reachable(svc, svc.subscriptions.receivers(topic(tournament_id), now), now)
+    svc.notifier.post_all({r.connection: told for r in subscribers})
+    count("TournamentFrames", len(subscribers) * len(told))
+    return len(subscribers)
+
+
+def standings_if_due(svc: Services, tournament_id: str, *, changed: bool,
+                     now_too: bool = False) -> None:
+    """Push the standings' first page if they changed and the last push is
+    :data:`STANDINGS_EVERY_MS` old (``now_too``: at once); sooner, one later push is
+    set (a timer; claimed with a conditional write of the ``PUSHED`` item, so a crowd of
+    results sets one). A push put off is made by the step its timer brings."""
+    now = svc.clock()
+    last = svc.tournaments.pushed(tournament_id)
+    sent = int(str(last["sent_ms"])) if last else 0
+    due = int(str(last["due_ms"])) if last else 0
+    put_off = due > sent and now >= due
+    if not (changed or put_off):
+        return
+    if now_too or put_off or now >= sent + STANDINGS_EVERY_MS:
+        try:
+            svc.store.transact([svc.tournaments.pushed_write(tournament_id, now, 0, last)])
+        except ConflictError:
+            return  # pushed by another step meanwhile
+        t = svc.tournaments.get(tournament_id)
+        if t is None:
+            return
+        rows, _ = standings_rows(svc, t)
+        push(svc, tournament_id, [_json(answers.TournamentStandings(standings=rows))])
+        return
+    if due <= sent:
+        at = sent + STANDINGS_EVERY_MS
+        try:
+            svc.store.transact([svc.tournaments.pushed_write(tournament_id, sent, at, last)])
+        except ConflictError:
+            return
+        _timer(svc, tournament_id, at)
