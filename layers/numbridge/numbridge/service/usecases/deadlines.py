@@ -16,6 +16,7 @@ from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import MetricResolution, MetricUnit, count, logger, measure
 from numbridge.service.usecases import play
+from numbridge.service.usecases.tournament_schedule import schedule_ahead
 from numbridge.service.usecases.tournament_steps import send_overdue
 from numbridge.store.port import ConflictError
 
@@ -45,9 +46,11 @@ def on_sweep(svc: Services) -> dict[str, Any]:
     failed = sum(1 for game_id in due if not _advance_isolated(svc, game_id))
     lapsed = lapse_proposals(svc)
     stepped = send_overdue(svc)  # a step deals boards: the tournament function's work
+    scheduled = schedule_ahead(svc)  # the club's schedule: the next day's events made
     return {"advanced": len(due) - failed, **({"failed": failed} if failed else {}),
             **({"lapsed": lapsed} if lapsed else {}),
-            **({"tournaments": stepped} if stepped else {})}
+            **({"tournaments": stepped} if stepped else {}),
+            **({"scheduled": scheduled} if scheduled else {})}
 
 
 def lapse_proposals(svc: Services) -> int:
