@@ -5,6 +5,7 @@
  * spectators) stay hidden until the view carries their data (reducer.js `features`). */
 
 import { $, fill, h } from './dom.js';
+import { fillActions } from './game-menu.js';
 import { blockSummary } from './geometry.js';
 import {
   SEATS, blocksName, cellText, fmtClock, goalText, gradeName, other, resultText, roomName, seatName,
@@ -213,7 +214,7 @@ function renderActions(ctx) {
     if (view.status === 'finished' && !game.record) {
       items.push(button(t('action.show_replay'), 'record-button', () => askRecord(true)));
     }
-    fill(holder, ...items);
+    fillActions(holder, items);
     return;
   }
   if (view.status === 'playing') playActions(ctx, items);
@@ -229,7 +230,7 @@ function renderActions(ctx) {
     rematchActions(ctx, items);
     if (!game.record) items.push(button(t('action.show_replay'), 'record-button', () => askRecord(true)));
   }
-  fill(holder, ...items);
+  fillActions(holder, items);
 }
 
 function renderDomains({ game }) {
@@ -397,6 +398,9 @@ function buildRecord(holder, record, replay) {
         }) : '')))))));
 }
 
+// A finger, not a mouse: the hints say "tap", not "click".
+const touchScreen = () => typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+
 /** What to do next, in words (shown under the hand when no other hint is). */
 export function defaultHint({ game, digit }) {
   const view = game && game.view;
@@ -404,7 +408,7 @@ export function defaultHint({ game, digit }) {
   if (view.turn !== view.you) return t('hint.waiting');
   if (!(view.hand || []).length) return t('hint.empty_hand');
   if (digit === null) return t('hint.select_tile');
-  return t('hint.place');
+  return t(touchScreen() ? 'hint.place_touch' : 'hint.place');
 }
 
 /** The running clocks, written in place (no re-render) a few times a second. */

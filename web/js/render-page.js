@@ -4,6 +4,7 @@
 
 import { playAgain, renderHeader, screenOf } from './club.js';
 import { $ } from './dom.js';
+import { fitGame, reveal } from './game-layout.js';
 import { noticeShown } from './notice.js';
 import { renderPanels, tickClocks } from './panels.js';
 import { renderRace } from './race-panel.js';
@@ -25,26 +26,6 @@ function liveBoard(app, game, digit) {
     hover: ui.hover,
     focus: ui.focus,
   };
-}
-
-const inView = (node) => {
-  const box = node.getBoundingClientRect();
-  return box.top >= 0 && box.bottom <= window.innerHeight;
-};
-
-/** A game just opened (dealt, accepted, watched, replayed): its board and clocks into
- * view. On a phone the form or list that opened it may be screens below; the title and
- * the move's status come too where they fit above the board. */
-function reveal() {
-  // What the lobby said on the way ("dealing a game…") is old news now, and on a phone it
-  // would lie over the clocks.
-  for (const note of document.querySelectorAll('#toasts .toast:not(.error)')) note.remove();
-  const board = $('#board');
-  const clocks = $('#players');
-  if (inView(board) && inView(clocks)) return;
-  const view = $('#game-view');
-  const whole = board.getBoundingClientRect().bottom - view.getBoundingClientRect().top;
-  (whole <= window.innerHeight ? view : $('#game-body')).scrollIntoView({ block: 'start' });
 }
 
 export function renderPage(app) {
@@ -76,6 +57,7 @@ export function renderPage(app) {
   app.board.set(model);
   renderRace({ view: model.view, you: game.view.you, ui, turned: app.board.turned, render: app.render });
   tickClocks(game, app.store.serverNow());
+  fitGame(); // on a phone, the board as high as the rest of the move leaves it
   if (ui.reveal) {
     ui.reveal = false;
     reveal();

@@ -1,0 +1,71 @@
+/* A move on a phone, on one screen: the board is given the height the status, the clocks,
+ * the hand and the buttons leave it (upright), or the screen's height (on its side), and
+ * a game that opens is scrolled to the top of the screen. css/phone.css lays the parts
+ * out; this says how high the board may be (--board-room on #game-view), which CSS alone
+ * cannot: the parts around it grow a line with a longer word or an offer to answer. */
+
+import { $ } from './dom.js';
+
+// The compact game screen's media (css/phone.css says the same): a narrow screen, or a
+// short one on its side.
+const COMPACT = '(max-width: 700px), (orientation: landscape) and (max-height: 500px)';
+const UPRIGHT = '(max-width: 700px) and (orientation: portrait)';
+const SLACK = 2; // px: rounding, so that the last part never ends a pixel below the screen
+
+const matches = (query) => typeof matchMedia === 'function' && matchMedia(query).matches;
+const shownBox = (node) => (node && node.getClientRects().length ? node.getBoundingClientRect() : null);
+
+let listening = false;
+
+/** The board's height on a phone (--board-room on #game-view), or none elsewhere. */
+export function fitGame() {
+  if (!listening) {
+    listening = true;
+    window.addEventListener('resize', fitGame);
+  }
+  const view = $('#game-view');
+  const svg = $('#board svg.board');
+  if (!view || view.hidden || !svg || !matches(COMPACT)) {
+    if (view) view.style.removeProperty('--board-room');
+    return;
+  }
+  const board = svg.getBoundingClientRect();
+  let room = window.innerHeight - 2 * parseFloat(getComputedStyle($('#app')).paddingTop || '0');
+  if (matches(UPRIGHT)) {
+    // What the parts above and below the board take, gaps included.
+    const boxes = ['#status-line', '#players', '#board', '#hand-row', '#actions'].map((s) => shownBox($(s))).filter(Boolean);
+    const top = Math.min(...boxes.map((b) => b.top));
+    const bottom = Math.max(...boxes.map((b) => b.bottom));
+    room = window.innerHeight - (bottom - top - $('#board').getBoundingClientRect().height);
+    // No higher than the board drawn across the whole width: no empty band above it.
+    const box = svg.viewBox.baseVal;
+    if (box && box.width) room = Math.min(room, (board.width * box.height) / box.width);
+  }
+  view.style.setProperty('--board-room', `${Math.max(120, Math.floor(room - SLACK))}px`);
+}
+
+const inView = (node) => {
+  const box = node.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+};
+
+/** A game just opened (dealt, accepted, paired, watched, replayed, back after a reload):
+ * on a phone, its status, board, hand and buttons to the top of the screen (the form or
+ * list that opened it may be screens below); elsewhere its board and clocks into view,
+ * the title and the move's status too where they fit above the board. */
+export function reveal() {
+  // What the lobby said on the way ("dealing a game…") is old news now, and on a phone it
+  // would lie over the clocks.
+  for (const note of document.querySelectorAll('#toasts .toast:not(.error)')) note.remove();
+  const view = $('#game-view');
+  if (matches(COMPACT)) {
+    fitGame();
+    view.scrollIntoView({ block: 'start' });
+    return;
+  }
+  const board = $('#board');
+  const clocks = $('#players');
+  if (inView(board) && inView(clocks)) return;
+  const whole = board.getBoundingClientRect().bottom - view.getBoundingClientRect().top;
+  (whole <= window.innerHeight ? view : $('#game-body')).scrollIntoView({ block: 'start' });
+}
