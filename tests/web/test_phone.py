@@ -12,10 +12,12 @@ and Abort are pressed in it. Nothing scrolls sideways anywhere and every button 
 least 44 px high; a tap on a tile, then on a cell, plays; a whole game against the bot is
 played by taps alone.
 
-Measured on the layout before the compact game screen (this test failed there): at
-390x844 the status line was above the screen (top -82 px) and Take clue, Exchange and the
-rest started at 849 px; at 360x740 the tiles ended at 764 px; at 844x390 the tiles were
-below the board, off the screen; a cell was 36.3 px across at 390 and 33.4 at 360.
+Measured on the layout before the compact game screen (this test failed there at all three
+sizes, 122 findings): at 390x844 a game opened scrolled so that the status and its clock
+were above the screen (top -81 px) and Take clue and Exchange were below it (824-868 px);
+at 360x740 the tiles ended at 764 px; at 844x390 the tiles were at 358-408 px and Take
+clue at 452-496 px, below a board as high as the screen; there was no menu. A cell was
+36.3 px across at 390 (33.4 at 360).
 """
 
 from __future__ import annotations
