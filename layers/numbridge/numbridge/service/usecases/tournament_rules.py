@@ -34,7 +34,7 @@ def arena_pairs(waiting: Sequence[tuple[Entrant, int]]) -> list[tuple[str, str]]
     from numbridge.tournaments import arena
 
     return [(str(b), str(r)) for b, r in arena.arena_pairs([
-        arena.ArenaPlayer(e.name, e.rating, played(e), since) for e, since in waiting])]
+        arena.ArenaPlayer(e.name, round(e.rating), played(e), since) for e, since in waiting])]
 
 
 def swiss_round(entrants: Sequence[Entrant], round_no: int) -> results.Round | None:
@@ -42,7 +42,7 @@ def swiss_round(entrants: Sequence[Entrant], round_no: int) -> results.Round | N
     from numbridge.tournaments import swiss
 
     try:
-        return swiss.pair_swiss([swiss.Entrant(e.name, e.rating, played(e), e.byes)
+        return swiss.pair_swiss([swiss.Entrant(e.name, round(e.rating), played(e), e.byes)
                                  for e in entrants], round_no)
     except swiss.NoPairing:
         return None
@@ -66,10 +66,10 @@ def final_table(kind: Kind,
     from numbridge.tournaments import arena, standings, swiss
 
     if kind == "arena":
-        table = standings.arena_standings([arena.ArenaPlayer(e.name, e.rating, played(e), 0)
-                                           for e in entrants])
+        table = standings.arena_standings([
+            arena.ArenaPlayer(e.name, round(e.rating), played(e)) for e in entrants])
     else:
-        table = standings.swiss_standings([swiss.Entrant(e.name, e.rating, played(e), e.byes)
-                                           for e in entrants])
+        table = standings.swiss_standings([
+            swiss.Entrant(e.name, round(e.rating), played(e), e.byes) for e in entrants])
     return [(str(s.player), int(s.rank), tuple(float(t) for t in s.tiebreaks))
             for s in table]
