@@ -1,0 +1,191 @@
+"""Arena: a fixed time; a player whose game ends is paired again as soon as another is
+free. Scored as lichess scores its arenas (docs/tournaments-pairing.md):
+
+- a win 2 points, a draw 1, a loss 0;
+- after two wins in a row a player is *on fire*: each further win counts double (4)
+  until a game is not won (a draw then counts 1, a loss 0, and the streak starts over);
+- ranking by score, then rating performance (:func:`performance`).
+
+Games still running at the end finish and count: that is the caller's to do (a finished
+game is simply appended to the player's history).
+
+Pairing (:func:`arena_pairs`) takes the players waiting now, all of them free. In order:
+
+1. nobody twice; nobody meets the opponent of their own previous game while some other
+   pairing of the waiting players avoids it;
+2. with an odd count the latest to arrive stays waiting (the longest waiters play);
+3. the closest in rank meet (the sum of the rank distances is as small as it can be;
+   rank = score, then rating, then name), as lichess pairs by rank distance.
+
+Colours: the player with more blues than reds gets red (blue moves first); equal, the
+longer waiter has blue. Pairs are listed longest waiter first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from .results import Played, colour_difference
+
+__all__ = ["ArenaPlayer", "UnknownRating", "arena_pairs", "arena_points", "performance"]
+
+# Beyond this many waiting players the exhaustive search is not tried: the swaps have
+# always found a way round a rematch in a field that large.
+EXHAUSTIVE_UP_TO = 12
+PERFORMANCE_SPREAD = 500  # a win counts as the opponent's rating + 500, a loss - 500
+
+
+class UnknownRating(KeyError):
+    """A game's opponent has no rating in the mapping given."""
+
+
+@dataclass(frozen=True)
+class ArenaPlayer:
+    """A player of an arena with their finished games (oldest first) and since when they
+    have been waiting for a game (ms; smaller = waiting longer)."""
+
+    name: str
+    rating: int
+    history: tuple[Played, ...] = ()
+    waiting_since_ms: int = 0
+
+
+def arena_points(history: Sequence[Played]) -> tuple[int, bool]:
+    """(score, on fire now): W W W D W W W scores 2+2+4+1+2+2+4 = 17, on fire."""
+    score = 0
+    run = 0  # wins in a row so far
+    for game in history:
+        if game.outcome == "win":
+            score += 4 if run >= 2 else 2
+            run += 1
+        else:
+            score += 1 if game.outcome == "draw" else 0
+            run = 0
+    return score, run >= 2
+
+
+def performance(history: Sequence[Played], ratings: Mapping[str, int]) -> int:
+    """Rating performance (lichess's arena tie-break): the mean over the games of the
+    opponent's rating, +500 for a win, -500 for a loss; 0 with no games."""
+    if not history:
+        return 0
+    total = 0
+    for game in history:
+        if game.opponent not in ratings:
+            raise UnknownRating(game.opponent)
+        bonus = {"win": PERFORMANCE_SPREAD, "draw": 0, "loss": -PERFORMANCE_SPREAD}
+        total += ratings[game.opponent] + bonus[game.outcome]
+    return round(total / len(history))
+
+
+Pairs = list[tuple["ArenaPlayer", "ArenaPlayer"]]
+Cost = Callable[[Pairs, "ArenaPlayer | None"], tuple[int, int, int]]
+Repeat = Callable[["ArenaPlayer", "ArenaPlayer"], bool]
+
+
+def _rank_key(p: ArenaPlayer) -> tuple[int, int, str]:
+    return (-arena_points(p.history)[0], -p.rating, p.name)
+
+
+def _last_opponent(p: ArenaPlayer) -> str | None:
+    return p.history[-1].opponent if p.history else None
+
+
+def arena_pairs(waiting: Sequence[ArenaPlayer]) -> list[tuple[str, str]]:
+    """Pair the players waiting now (module docstring: the rules, in order); each pair
+    (blue, red). An odd one out stays waiting."""
+    if len({p.name for p in waiting}) != len(waiting):
+        raise ValueError("a player is waiting twice")
+    ranked = sorted(waiting, key=_rank_key)
+    place = {p.name: i for i, p in enumerate(ranked)}
+    last = {p.name: _last_opponent(p) for p in ranked}
+
+    def repeat(a: ArenaPlayer, b: ArenaPlayer) -> bool:
+        return last[a.name] == b.name or last[b.name] == a.name
+
+    # Who stays out with an odd count, best first: the latest arrival, then the lowest.
+    out_order = sorted(ranked, key=lambda p: (-p.waiting_since_ms, -place[p.name]))
+    out_rank = {p.name: i for i, p in enumerate(out_order)}
+
+    def cost(pairs: Pairs, out: ArenaPlayer | None) -> tuple[int, int, int]:
+        return (sum(repeat(a, b) for a, b in pairs),
+                out_rank[out.name] if out else 0,
+                sum(abs(place[a.name] - place[b.name]) for a, b in pairs))
+
+    out = out_order[0] if len(ranked) % 2 else None
+    rest = [p for p in ranked if p is not out]
+    pairs = [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
+    pairs, out = _repair(pairs, out, repeat, cost)
+    if cost(pairs, out)[0] and len(ranked) <= EXHAUSTIVE_UP_TO:
+        pairs, out = _exhaustive(ranked, cost)
+    return [_colours(a, b) for a, b in sorted(
+        pairs, key=lambda ab: min((ab[0].waiting_since_ms, place[ab[0].name]),
+                                  (ab[1].waiting_since_ms, place[ab[1].name])))]
+
+
+def _repair(pairs: Pairs, out: ArenaPlayer | None, repeat: Repeat, cost: Cost
+            ) -> tuple[Pairs, ArenaPlayer | None]:
+    """Swap partners (or the one staying out) while a swap lowers the cost."""
+    best = cost(pairs, out)
+    improved = True
+    while improved and best[0]:
+        improved = False
+        for i, (a, b) in enumerate(pairs):
+            if not repeat(a, b):
+                continue
+            candidates: list[tuple[Pairs, ArenaPlayer | None]] = []
+            for j, (c, d) in enumerate(pairs):
+                if j == i:
+                    continue
+                for x, y in ((c, d), (d, c)):
+                    trial = list(pairs)
+                    trial[i], trial[j] = (a, x), (b, y)
+                    candidates.append((trial, out))
+            if out is not None:
+                for keep, leave in ((a, b), (b, a)):
+                    trial = list(pairs)
+                    trial[i] = (keep, out)
+                    candidates.append((trial, leave))
+            for trial, trial_out in candidates:
+                trial_cost = cost(trial, trial_out)
+                if trial_cost < best:
+                    best, pairs, out, improved = trial_cost, trial, trial_out, True
+            if improved:
+                break
+    return pairs, out
+
+
+def _exhaustive(ranked: list[ArenaPlayer], cost: Cost) -> tuple[Pairs, ArenaPlayer | None]:
+    """Every pairing of a small field: the cheapest."""
+    best: tuple[Pairs, ArenaPlayer | None] | None = None
+    best_cost = None
+    outs: list[ArenaPlayer | None] = list(ranked) if len(ranked) % 2 else [None]
+    for out in outs:
+        rest = [p for p in ranked if p is not out]
+        for pairs in _matchings(rest):
+            pairs_cost = cost(pairs, out)
+            if best_cost is None or pairs_cost < best_cost:
+                best, best_cost = (pairs, out), pairs_cost
+    assert best is not None
+    return best
+
+
+def _matchings(players: list[ArenaPlayer]) -> Iterator[Pairs]:
+    if not players:
+        yield []
+        return
+    first, others = players[0], players[1:]
+    for k, mate in enumerate(others):
+        for tail in _matchings(others[:k] + others[k + 1:]):
+            yield [(first, mate), *tail]
+
+
+def _colours(a: ArenaPlayer, b: ArenaPlayer) -> tuple[str, str]:
+    """More blues than reds: red; equal: the longer waiter has blue."""
+    da, db = colour_difference(a.history), colour_difference(b.history)
+    if da != db:
+        return (b.name, a.name) if da > db else (a.name, b.name)
+    if (a.waiting_since_ms, a.name) <= (b.waiting_since_ms, b.name):
+        return a.name, b.name
+    return b.name, a.name
