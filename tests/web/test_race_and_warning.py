@@ -20,6 +20,8 @@ from typing import Any
 from browser_kit import (
     Page,
     accept_from,
+    axe_violations,
+    blocking,
     board_now,
     eventually,
     fresh_name,
@@ -50,10 +52,14 @@ RACE_NOW = """() => {
     hidden: race.hidden, blue: race.dataset.blue, red: race.dataset.red,
     said: race.querySelector('.race-said')?.textContent || '',
     owners: cells.map((g) => g.dataset.owner || '.').join(''),
-    need: [...document.querySelectorAll('#board g.race-chain .race-need')].map((p) => Number(p.dataset.index)),
+    need: [...document.querySelectorAll('#board g.race-chain .race-need')]
+      .map((p) => Number(p.dataset.index)),
     line: document.querySelectorAll('#board g.race-chain polyline').length,
   };
 }"""
+
+
+FOCUSED_CELL = "() => document.activeElement.closest('#board g.cell')?.dataset.index"
 
 
 def race_now(player: Page) -> dict[str, Any]:
@@ -101,7 +107,7 @@ def test_the_race_beside_the_clocks_the_path_and_the_question_before_a_contradic
     """Catches: no count shown (or one the bot would not give), a count that stays put
     after a move, a path button that draws nothing or cannot be turned off from the keys,
     and a contradicted tile sent without asking, or sent after Cancel or Esc."""
-    ana = Page(browser, fresh_name("ana"), SPY)
+    ana = Page(browser, fresh_name("ana"), SPY, bypass_csp=True)
     bob = Page(browser, fresh_name("bob"), SPY)
     try:
         for player in (ana, bob):
@@ -129,7 +135,8 @@ def test_the_race_beside_the_clocks_the_path_and_the_question_before_a_contradic
         eventually(lambda: race_now(ana)["line"] == 1, "the chain drawn", shown=ana)
         assert toggle.get_attribute("aria-pressed") == "true"
         need = race_now(ana)["need"]
-        assert len(need) == 9 and sorted(i // 9 for i in need) == list(range(9)), need  # top to bottom
+        # Top to bottom: a cell in each row.
+        assert len(need) == 9 and sorted(i // 9 for i in need) == list(range(9)), need
         toggle.focus()
         page.keyboard.press("Enter")
         eventually(lambda: race_now(ana)["line"] == 0, "the chain taken away", shown=ana)
@@ -160,8 +167,7 @@ def test_the_race_beside_the_clocks_the_path_and_the_question_before_a_contradic
         assert page.evaluate("() => document.activeElement.id") == "place-warning-cancel"
         page.click("#place-warning-cancel")
         warning.wait_for(state="hidden")
-        assert page.evaluate("() => document.activeElement.closest('#board g.cell')?.dataset.index") \
-            == str(index), "the focus goes back to the cell"
+        assert page.evaluate(FOCUSED_CELL) == str(index), "the focus goes back to the cell"
 
         ana.cell(r, c).click()
         warning.wait_for()
@@ -174,6 +180,8 @@ def test_the_race_beside_the_clocks_the_path_and_the_question_before_a_contradic
 
         ana.cell(r, c).click()
         warning.wait_for()
+        # The question and the race, as a screen reader and a keyboard meet them.
+        assert not blocking(axe_violations(ana)), blocking(axe_violations(ana))
         page.click("#place-warning-place")
         warning.wait_for(state="hidden")
         eventually(lambda: len(places_sent(ana)) == before + 1, "the placement sent", shown=ana)
@@ -193,8 +201,10 @@ def test_the_race_beside_the_clocks_the_path_and_the_question_before_a_contradic
         select_tile(ana, int(solution[index]))
         ana.cell(index // 9, index % 9).click()
         for player in (ana, bob):
-            eventually(lambda p=player: race_now(p)["owners"][index] == "b", "blue's cell shown",
-                       shown=player)
+            def placed(p: Page = player) -> bool:
+                return bool(race_now(p)["owners"][index] == "b")
+
+            eventually(placed, "blue's cell shown", shown=player)
             shown = race_now(player)
             assert (shown["blue"], shown["red"]) == ("8", "9"), shown
             assert (shown["blue"], shown["red"]) == (bots_count(shown["owners"], "blue"),
@@ -205,3 +215,43 @@ def test_the_race_beside_the_clocks_the_path_and_the_question_before_a_contradic
     finally:
         ana.close()
         bob.close()
+
+
+def test_a_spectator_picks_the_side_whose_path_is_drawn(browser: Any, club: LocalServer) -> None:
+    """Catches: a spectator with no way to see either side's chain, or shown the wrong
+    side's (red's chain runs left to right: a cell in each column)."""
+    ana, bob = Page(browser, fresh_name("ana")), Page(browser, fresh_name("bob"))
+    cy = Page(browser, fresh_name("cy"))
+    try:
+        for player in (ana, bob, cy):
+            open_with_token(player, club)
+        propose(ana, "blitz", "blue")
+        accept_from(bob, ana.name)
+        ana.page.wait_for_selector("#board svg g.cell", timeout=60_000)
+        row = cy.page.locator("#live li.live-game").filter(has_text=ana.name)
+        row.locator("button.watch").click()
+        cy.page.wait_for_selector("#race:not([hidden])")
+        buttons = cy.page.locator("#race button.race-path")
+        assert buttons.all_inner_texts() == ["Blue\u2019s path", "Red\u2019s path"]
+        shown = race_now(cy)
+        assert (shown["blue"], shown["red"]) == ("6", "6"), shown
+
+        cy.page.click("#race button.race-path.red")
+        eventually(lambda: cy.page.locator("#board g.race-chain.red").count() == 1,
+                   "red's chain drawn", shown=cy)
+        need = race_now(cy)["need"]
+        assert len(need) == 6 and sorted(i % 6 for i in need) == list(range(6)), need
+        assert buttons.nth(1).get_attribute("aria-pressed") == "true"
+        assert buttons.nth(0).get_attribute("aria-pressed") == "false"
+
+        cy.page.click("#race button.race-path.blue")
+        eventually(lambda: cy.page.locator("#board g.race-chain.blue").count() == 1,
+                   "blue's chain drawn instead", shown=cy)
+        need = race_now(cy)["need"]
+        assert len(need) == 6 and sorted(i // 6 for i in need) == list(range(6)), need
+        cy.page.click("#race button.race-path.blue")
+        eventually(lambda: race_now(cy)["line"] == 0, "no chain", shown=cy)
+        assert not cy.problems, cy.problems
+    finally:
+        for player in (ana, bob, cy):
+            player.close()
