@@ -10,10 +10,10 @@ none is under another element, and a cell is at least 32 px across on a 390 px s
 The menu opens with a tap, shows its actions on the screen, and closes with Esc; Resign
 and Abort are pressed in it. Nothing scrolls sideways anywhere and every button is at
 least 44 px high; a tap on a tile, then on a cell, plays; a whole game against the bot is
-played by taps alone.
+played by taps alone, and the hint says "Tap", not "Click".
 
 Measured on the layout before the compact game screen (this test failed there at all three
-sizes, 122 findings): at 390x844 a game opened scrolled so that the status and its clock
+sizes): at 390x844 a game opened scrolled so that the status and its clock
 were above the screen (top -81 px) and Take clue and Exchange were below it (824-868 px);
 at 360x740 the tiles ended at 764 px; at 844x390 the tiles were at 358-408 px and Take
 clue at 452-496 px, below a board as high as the screen; there was no menu. A cell was
@@ -232,6 +232,15 @@ def test_a_move_never_needs_scrolling(browser: Any, club: LocalServer, size: str
         if size == "390x844" and across < MIN_CELL_PX:
             problems.append(f"{size}: a cell is {across:.1f} px across, under {MIN_CELL_PX}")
         fits_across(pat, f"{size}, game", problems)
+        # Touch words on a touch screen: a tile selected, the hint says to tap a cell.
+        page.wait_for_selector("#status-line.mine")
+        press(pat, page.locator("#hand button.tile").first)
+        tile = page.locator("#hand button.tile.selected")
+        eventually(lambda: tile.count() == 1, "the tile selected")
+        hint = page.locator("#hint").inner_text()
+        if not hint.startswith("Tap "):
+            problems.append(f"{size}: a tile selected, the hint says {hint!r}")
+        press(pat, page.locator("#hand button.tile").first)  # and put back
         moves_fit(pat, size, problems)
         menu_works(pat, size, problems)
         from_menu(pat, "resign")
