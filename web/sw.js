@@ -29,8 +29,10 @@ self.addEventListener('activate', (event) => {
 });
 
 const sameOrigin = (url) => new URL(url, self.location.href).origin === self.location.origin;
-// The page is one document whatever its query (?token=… is taken out of the address at once).
-const keyOf = (request) => (request.mode === 'navigate' ? PAGE : request);
+// The page is one document whatever its query (?token=… is taken out of the address at once);
+// any other page opened (a rules page) is kept under its own address, never as the app's.
+const keyOf = (request) => (request.mode === 'navigate' && new URL(request.url).pathname === PAGE
+  ? PAGE : request);
 
 // Kept: the URL (true), or it could not be fetched (false).
 const keep = (cache, url) => cache.match(url)

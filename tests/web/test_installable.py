@@ -53,6 +53,13 @@ def test_installable_and_opens_while_the_server_is_down(browser: Any, own_server
         for path in ("/", "/web/js/main.js", "/web/style.css", "/web/icons/icon-192.png"):
             assert page.evaluate(KEPT, path), f"{path} not kept"
         assert page.evaluate(NOT_KEPT) == []
+        # A rules page opened and left is kept as itself, not as the app's page: else the
+        # club opened offline as the rules.
+        page.goto(f"{own_server.url}/web/rules/en")
+        page.wait_for_selector("h1")
+        kept_page = page.evaluate("async () => (await (await caches.match('/')).text())")
+        assert 'id="app"' in kept_page, "the app's page was replaced in the cache"
+        open_with_token(ivy, own_server)
 
         cdp = ivy.context.new_cdp_session(page)
         manifest = cdp.send("Page.getAppManifest")
