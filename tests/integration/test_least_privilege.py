@@ -27,6 +27,9 @@ from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
 from numbridge.service.aws.sqs_lobby import SqsLobbyFeed
 from numbridge.service.aws.sqs_reviews import SqsReviews
 from numbridge.service.aws.sqs_timers import SqsTimers
+from numbridge.service.aws.sqs_tournaments import SqsTournamentSteps
+from numbridge.service.usecases.tournaments import create_tournament
+from numbridge.store.tournaments import Tournaments
 from numbridge.store import keys
 from numbridge.store.club import Ratings
 from numbridge.store.dynamodb import DynamoStore
@@ -78,7 +81,8 @@ def make_stack() -> Stack:
         "SweepFailureQueue.Arn": f"arn:aws:sqs:{iam.REGION}:{iam.ACCOUNT}:sweep-failures",
     }
     for logical_id, queue in (("TimerQueue", "timers"), ("BotQueue", "bots"),
-                              ("LobbyQueue", "lobby"), ("ReviewQueue", "reviews")):
+                              ("LobbyQueue", "lobby"), ("ReviewQueue", "reviews"),
+                              ("TournamentQueue", "tournaments")):
         arn = f"arn:aws:sqs:{iam.REGION}:{iam.ACCOUNT}:{queue}"
         names |= {f"{logical_id}.Arn": arn, f"{logical_id}.QueueName": queue}
     return Stack(admin, admin_iam, names)
@@ -113,6 +117,8 @@ def function_services(world: World, stack: Stack, function_id: str,
     lobby.sent = world.lobby_sqs.sent
     reviews = SpySqs(user.client("sqs"))
     reviews.sent = world.review_sqs.sent
+    steps = SpySqs(user.client("sqs"), world.clock)
+    steps.sent = tournament_sqs(world).sent
     source = secret_source(stack.names["TokenSecret"], user.client("secretsmanager"))
     return dataclasses.replace(
         world.svc,
@@ -123,8 +129,39 @@ def function_services(world: World, stack: Stack, function_id: str,
         bots=SqsBotTurns(bots, world.svc.bots.queue_url, delay_ms=800),  # type: ignore[attr-defined]
         lobby=SqsLobbyFeed(lobby, world.svc.lobby.queue_url),  # type: ignore[attr-defined]
         reviews=SqsReviews(reviews, world.svc.reviews.queue_url),  # type: ignore[attr-defined]
+        tournament_steps=SqsTournamentSteps(
+            steps, world.svc.tournament_steps.queue_url),  # type: ignore[attr-defined]
         token_secret=source.get,
     )
+
+
+def with_tournament_queue(world: World) -> None:
+    """The tournament queue in moto, the steps sent to it remembered (as the world's
+    other queues are)."""
+    url = world.sqs.client.create_queue(QueueName="tournaments")["QueueUrl"]
+    world.svc = dataclasses.replace(
+        world.svc, tournament_steps=SqsTournamentSteps(SpySqs(world.sqs.client, world.clock),
+                                                       url))
+
+
+def tournament_sqs(world: World) -> SpySqs:
+    steps = world.svc.tournament_steps
+    assert isinstance(steps, SqsTournamentSteps)
+    return steps.client  # type: ignore[no-any-return]
+
+
+def deliver_steps(world: World) -> None:
+    """Hand the tournament steps due now to the tournament function, as SQS would."""
+    sent = tournament_sqs(world).sent
+    for _ in range(20):
+        due = [m for m in sent if m["body"].get("due_ms") is None
+               or m["body"]["due_ms"] <= world.clock()]
+        if not due:
+            return
+        sent[:] = [m for m in sent if m not in due]
+        event = harness.sqs_event([m["body"] for m in due], "t", "tournaments")
+        assert harness.function("tournament")(event, harness.LambdaContext()) == {
+            "batchItemFailures": []}
 
 
 class Denied(Exception):
@@ -331,6 +368,48 @@ def scenario(world: World) -> None:
     dead = expired(world, "gus")
     world.join("hal")
     closed(world, dead)
+    tournament(world)
+
+
+def tournament(world: World) -> None:
+    """An arena from its start to its end: the host makes it and two players join;
+    timeout: the sweep sends its step once it is due; tournament: the step starts it and
+    pairs them (a game dealt, its timer armed, the lobby told, the players' states and
+    the subscribers' changes posted; a subscriber whose token expired closed) and sends
+    itself the arena's end; lobby: a third player joins the running arena (a step);
+    move: a resignation (the game's end a step); timeout: the next game lost on time
+    after the end (a step); tournament: the results counted, the standings read from the
+    index, the arena finished."""
+    tid = create_tournament(world.store, world.clock, kind="arena", room="blitz",
+                            starts_ms=world.clock(), minutes=10, rated=False)
+    tia, tom, una = world.join("tia"), world.join("tom"), world.join("una")
+    ok(una.ask("subscribe", topic=f"tournament:{tid}"))
+    stale = world.join("vic")
+    ok(stale.ask("subscribe", topic=f"tournament:{tid}"))
+    past = world.clock() // 1000 - 1
+    for pk, sk in [(f"CONN#{stale.id}", "CONN"), ("PLAYER#vic", f"CONN#{stale.id}"),
+                   *[(s, f"SUB#{stale.id}") for s in keys.topic_shards(f"tournament:{tid}")]]:
+        item = world.store.get(pk, sk)
+        if item is not None:
+            world.store.put({**item, "token_expires_at": past})
+    ok(tia.ask("join_tournament", tournament=tid))
+    ok(tom.ask("join_tournament", tournament=tid))
+    world.sweep()  # the arena due to start: its step sent
+    deliver_steps(world)
+    closed(world, stale)
+    [game] = [str(i["game"]) for i in Tournaments(world.store).live(tid)]
+    ok(una.ask("join_tournament", tournament=tid))
+    deliver_steps(world)  # una waits: nobody else is free
+    ok(tom.ask("resign", game=game))
+    deliver_steps(world)  # counted; two of the three free paired at once
+    [game] = [str(i["game"]) for i in Tournaments(world.store).live(tid)]
+    world.clock.advance(11 * MINUTE)  # past the arena's end: its game lost on time
+    world.sweep()
+    assert current(world, game).status == "finished"
+    deliver_steps(world)
+    ok(tia.ask("tournament", tournament=tid))
+    finished = Tournaments(world.store).get(tid)
+    assert finished is not None and finished.status == "finished"
 
 
 @dataclass
@@ -352,6 +431,7 @@ def run_scenario(cfn: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
         stack = make_stack()
         world = World(harness.dynamodb_store(stack.admin.client("dynamodb")),
                       stack.admin.client("sqs"))
+        with_tournament_queue(world)
         services = {}
         for function_id in SCENARIO_FUNCTIONS:
             granted = stack.statements(cfn, function_id)
@@ -427,7 +507,7 @@ SAMPLE = {("ConnectFunction", "TokenSecret"), ("LobbyFunction", "GameTable"),
           ("LobbyFunction", "GameTableIndex"), ("MoveFunction", "SendTimers"),
           # a post denied is only logged by the code: the test still sees it
           ("TimeoutFunction", "PostToConnections"), ("MoveFunction", "CloseConnections"),
-          ("SignUpFunction", "GameTable")}
+          ("SignUpFunction", "GameTable"), ("TournamentFunction", "SendTournamentSteps")}
 REMOVALS = ALL_REMOVALS if os.environ.get("NUMBRIDGE_IAM_EVERY_STATEMENT") == "1" else [
     r for r in ALL_REMOVALS if (r[0], r[2]) in SAMPLE]
 

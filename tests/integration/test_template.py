@@ -67,9 +67,10 @@ LOBBY_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFuncti
                  "TournamentFunction"}
 # The functions whose commits finish games hand each one to the review queue.
 REVIEW_SENDERS = {"MoveFunction", "TimeoutFunction", "BotFunction"}
-# A tournament's steps come from the games that end (move, timeout, bot), the joins and
-# leaves (lobby), the sweep (timeout) and the steps themselves (the next, delayed).
-TOURNAMENT_SENDERS = REVIEW_SENDERS | {"LobbyFunction", "TournamentFunction"}
+# A tournament's steps come from the games that end (move, timeout: a tournament game has
+# no bot seat), the joins and leaves (lobby), the sweep (timeout) and the steps
+# themselves (the next, delayed).
+TOURNAMENT_SENDERS = {"MoveFunction", "TimeoutFunction", "LobbyFunction", "TournamentFunction"}
 DESIGN_ENV = {
     "TABLE_NAME", "TIMER_QUEUE_URL", "BOT_QUEUE_URL", "BOT_DELAY_MS", "MANAGEMENT_ENDPOINT",
     "LOBBY_QUEUE_URL", "REVIEW_QUEUE_URL", "TOURNAMENT_QUEUE_URL",
