@@ -29,10 +29,10 @@ from numbridge.service.aws.sqs_reviews import SqsReviews
 from numbridge.service.aws.sqs_timers import SqsTimers
 from numbridge.service.aws.sqs_tournaments import SqsTournamentSteps
 from numbridge.service.usecases.tournaments import create_tournament
-from numbridge.store.tournaments import Tournaments
 from numbridge.store import keys
 from numbridge.store.club import Ratings
 from numbridge.store.dynamodb import DynamoStore
+from numbridge.store.tournaments import Tournaments
 from players import choose, current, first_moves, start_game
 from testkit import moto_server
 
