@@ -178,38 +178,60 @@ test('Italian puts no article before a number it cannot see (l\'8, l\'1, il 2)',
 const formsOf = (message) => (typeof message === 'object' ? Object.values(message) : [message]);
 const textOf = (lang, key) => formsOf(CATALOGS[lang][key]).join(' | ');
 
-// [keys, the page's word (a stem, in each of them), words the catalog must not use there]
+/** The glossary of docs/rules/README.md: {thing: {lang: the words its row gives}}. */
+const GLOSSARY = (() => {
+  const text = readFileSync(join(ROOT, 'docs', 'rules', 'README.md'), 'utf8');
+  const rows = text.split('\n').filter((line) => line.startsWith('|')).map((line) => line.split('|').slice(1, -1).map((c) => c.trim()));
+  const [head, , ...body] = rows;
+  return Object.fromEntries(body.map((cells) => [cells[0], Object.fromEntries(head.slice(1).map((lang, i) => [lang, cells[i + 1]]))]));
+})();
+
+const SWAP_KEYS = ['action.swap', 'request.swap', 'keys.swap', 'log.swapped', 'record.swap', 'moves.action.swap'];
+const MISTAKE_KEYS = ['player.mistakes', 'player.mistakes_title', 'replay.mistakes', 'log.mistake', 'record.mistake', 'moves.action.mistake'];
+// thing (the glossary's row): the keys that name it, and in each language the word (a
+// stem) each of them says, which is the glossary's.
 const TERMS = {
-  el: [
-    // The counter beside the board: «μετρητής λαθών» (a single mistake may be «αστοχία»).
-    [['player.mistakes', 'player.mistakes_title', 'replay.mistakes'], 'λάθ', ['αστοχ']],
-  ],
-  es: [
-    // «un contador de errores»; "fallo" is the page's word for one move.
-    [['player.mistakes', 'player.mistakes_title', 'replay.mistakes'], 'error', ['fallo']],
-  ],
+  'swap (the pie rule)': [SWAP_KEYS, {
+    el: 'κανόνας της πίτας', it: 'regola della torta', bg: 'правило на тортата', es: 'regla del pastel',
+  }],
+  mistake: [MISTAKE_KEYS, { el: 'λάθ', it: 'error', bg: 'грешк', es: 'error' }],
+  abort: [['action.abort', 'request.abort'], { el: 'ματαίωσ', it: 'annull', bg: 'прекрат', es: 'anular' }],
+  'the club': [['header.club'], { el: 'κλαμπ', it: 'club', bg: 'клуб', es: 'club' }],
 };
-// Words a whole catalog must not use, with the rule page's own word.
+// Words no string of a catalog may use: what the glossary says not to, the words the
+// review found (Swap "Размяна" beside Exchange "Смяна", "Cambio de color": red takes a
+// cell, it changes no colour).
 const NEVER = {
-  el: [['λέσχ', 'κλαμπ']], // the club: «τα συνηθισμένα κουμπιά του κλαμπ»
+  el: ['λέσχ', 'αστοχ', 'ανταλλαγ'],
+  it: ['scambio', 'scambiato', 'circolo'],
+  bg: ['размяна', 'размени ('],
+  es: ['fallo', 'cambio de color', 'cambió de color'],
 };
 
-test('the catalogs use the rule pages\' terms (mistakes, the club)', () => {
-  for (const [lang, terms] of Object.entries(TERMS)) {
-    for (const [keys, word, avoid] of terms) {
-      assert.ok(PAGES[lang].toLowerCase().includes(word.toLowerCase()), `${lang}: the rule page does not say ${word}`);
+test('the catalogs name things with the rule pages\' glossary words (Swap, mistakes, abort, the club)', () => {
+  for (const [thing, [keys, byLang]] of Object.entries(TERMS)) {
+    assert.ok(GLOSSARY[thing], `the glossary has no row “${thing}”`);
+    for (const [lang, word] of Object.entries(byLang)) {
+      assert.ok(GLOSSARY[thing][lang].toLowerCase().includes(word), `${lang} ${thing}: the glossary does not say ${word}`);
       for (const key of keys) {
         const text = textOf(lang, key).toLowerCase();
-        assert.ok(text.includes(word.toLowerCase()), `${lang} ${key} “${text}” does not say ${word}`);
-        for (const bad of avoid) assert.ok(!text.includes(bad), `${lang} ${key} “${text}” says ${bad}`);
+        assert.ok(text.includes(word), `${lang} ${key} “${text}” does not say ${word} (${thing})`);
       }
     }
   }
-  for (const [lang, pairs] of Object.entries(NEVER)) {
-    for (const [bad, good] of pairs) {
-      assert.ok(PAGES[lang].includes(good), `${lang}: the rule page does not say ${good}`);
-      assert.deepEqual(found(lang, (text) => text.toLowerCase().includes(bad)), [], `${lang}: ${bad}, not ${good}`);
-    }
+  for (const [lang, bad] of Object.entries(NEVER)) {
+    assert.deepEqual(found(lang, (text) => bad.some((word) => text.toLowerCase().includes(word))), [], `${lang}: ${bad.join(', ')}`);
+  }
+});
+
+test('the mistakes counter and the club are the basics pages\' words too («μετρητής λαθών», «contador de errores»)', () => {
+  for (const [lang, word, stem, keys] of [
+    ['el', 'μετρητής λαθών', 'λάθ', ['player.mistakes_title', 'replay.mistakes']],
+    ['es', 'contador de errores', 'error', ['player.mistakes_title', 'replay.mistakes']],
+    ['el', 'κουμπιά του κλαμπ', 'κλαμπ', ['header.club']],
+  ]) {
+    assert.ok(PAGES[lang].includes(word), `${lang}: the rule page does not say ${word}`);
+    for (const key of keys) assert.ok(textOf(lang, key).toLowerCase().includes(stem), `${lang} ${key}: ${textOf(lang, key)}`);
   }
 });
 

@@ -92,7 +92,7 @@ const NAMES = {
 // term: [the catalog key that names it, the stem of the page's word]
 const TERMS = {
   el: { clue: ['action.take', 'δοσμέν'], tile: ['player.tiles', 'πλακίδι'], bag: ['player.bag', 'σακούλα'],
-    exchange: ['action.exchange', 'Αλλαγή'], take: ['action.take', 'Κατάληψη'], mistake: ['moves.action.mistake', 'αστοχία'],
+    exchange: ['action.exchange', 'Αλλαγή'], take: ['action.take', 'Κατάληψη'], mistake: ['moves.action.mistake', 'λάθος'],
     block: ['domains.title', 'Μπλοκ'] },
   it: { clue: ['action.take', 'indizio'], tile: ['player.tiles', 'tessere'], bag: ['player.bag', 'sacchetto'],
     exchange: ['action.exchange', 'Cambia'], take: ['action.take', 'Prend'], mistake: ['moves.action.mistake', 'errore'],
@@ -101,7 +101,7 @@ const TERMS = {
     exchange: ['action.exchange', 'Смяна'], take: ['action.take', 'Завземане'], mistake: ['moves.action.mistake', 'грешка'],
     block: ['domains.title', 'Блокове'] },
   es: { clue: ['action.take', 'pista'], tile: ['player.tiles', 'fichas'], bag: ['player.bag', 'bolsa'],
-    exchange: ['action.exchange', 'Cambiar'], take: ['action.take', 'Tomar'], mistake: ['moves.action.mistake', 'fallo'],
+    exchange: ['action.exchange', 'Cambiar'], take: ['action.take', 'Tomar'], mistake: ['moves.action.mistake', 'error'],
     block: ['domains.title', 'Bloques'] },
 };
 const formsOf = (message) => (typeof message === 'object' ? Object.values(message) : [message]);

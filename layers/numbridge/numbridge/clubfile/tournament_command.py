@@ -33,7 +33,8 @@ def register(subparsers: Any) -> None:
     create.add_argument("--starts", metavar="+SECONDS|ISO", default="+0",
                         help="when it starts: in SECONDS from now, or an ISO 8601 instant "
                         "(UTC unless it says otherwise); default now")
-    create.add_argument("--minutes", type=int, help="an arena's length (default 30)")
+    create.add_argument("--minutes", type=float,
+                        help="an arena's length (default 30; a fraction for a quick test)")
     create.add_argument("--rounds", type=int, help="a Swiss's rounds (default 5)")
     create.add_argument("--unrated", action="store_true",
                         help="games not rated (bots may then take part)")

@@ -51,7 +51,7 @@ def new_tournament_id(now_ms: int) -> str:
 
 def create_tournament(store: Store, clock: Callable[[], int], *, kind: str, room: str,
                       name: str | None = None, starts_ms: int | None = None,
-                      minutes: int | None = None, rounds: int | None = None,
+                      minutes: float | None = None, rounds: int | None = None,
                       rated: bool = True, rooms: Rooms | None = None,
                       tournament_id: str | None = None) -> str:
     """Make a tournament; its id. It starts by itself at ``starts_ms`` (now if None): the
@@ -72,8 +72,8 @@ def create_tournament(store: Store, clock: Callable[[], int], *, kind: str, room
     if kind == "arena":
         minutes = DEFAULT_ARENA_MINUTES if minutes is None else minutes
         if minutes <= 0:
-            raise TournamentRefused("an arena lasts at least a minute (--minutes)")
-        ends = starts + minutes * 60_000
+            raise TournamentRefused("an arena lasts a while (--minutes, more than 0)")
+        ends = starts + round(minutes * 60_000)
     elif minutes is not None:
         raise TournamentRefused("--minutes is an arena's length; a Swiss or round robin "
                                 "has rounds")
