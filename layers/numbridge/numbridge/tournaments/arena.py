@@ -23,16 +23,17 @@ longer waiter has blue. Pairs are listed longest waiter first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .matching import cheapest_perfect_matching
 from .results import Played, colour_difference
 
 __all__ = ["ArenaPlayer", "UnknownRating", "arena_pairs", "arena_points", "performance"]
 
-# Beyond this many waiting players the exhaustive search is not tried: the swaps have
-# always found a way round a rematch in a field that large.
-EXHAUSTIVE_UP_TO = 12
+# Up to this many waiting players the pairing is an exact matching; beyond, neighbours in
+# rank are paired and partners swapped while a swap avoids a rematch of a last game.
+EXACT_UP_TO = 64
 PERFORMANCE_SPREAD = 500  # a win counts as the opponent's rating + 500, a loss - 500
 
 
@@ -113,12 +114,13 @@ def arena_pairs(waiting: Sequence[ArenaPlayer]) -> list[tuple[str, str]]:
                 out_rank[out.name] if out else 0,
                 sum(abs(place[a.name] - place[b.name]) for a, b in pairs))
 
-    out = out_order[0] if len(ranked) % 2 else None
-    rest = [p for p in ranked if p is not out]
-    pairs = [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
-    pairs, out = _repair(pairs, out, repeat, cost)
-    if cost(pairs, out)[0] and len(ranked) <= EXHAUSTIVE_UP_TO:
-        pairs, out = _exhaustive(ranked, cost)
+    if len(ranked) <= EXACT_UP_TO:
+        pairs, out = _exact(ranked, repeat, out_rank)
+    else:
+        out = out_order[0] if len(ranked) % 2 else None
+        rest = [p for p in ranked if p is not out]
+        pairs = [(rest[i], rest[i + 1]) for i in range(0, len(rest) - 1, 2)]
+        pairs, out = _repair(pairs, out, repeat, cost)
     return [_colours(a, b) for a, b in sorted(
         pairs, key=lambda ab: min((ab[0].waiting_since_ms, place[ab[0].name]),
                                   (ab[1].waiting_since_ms, place[ab[1].name])))]
@@ -156,29 +158,21 @@ def _repair(pairs: Pairs, out: ArenaPlayer | None, repeat: Repeat, cost: Cost
     return pairs, out
 
 
-def _exhaustive(ranked: list[ArenaPlayer], cost: Cost) -> tuple[Pairs, ArenaPlayer | None]:
-    """Every pairing of a small field: the cheapest."""
-    best: tuple[Pairs, ArenaPlayer | None] | None = None
-    best_cost = None
-    outs: list[ArenaPlayer | None] = list(ranked) if len(ranked) % 2 else [None]
-    for out in outs:
-        rest = [p for p in ranked if p is not out]
-        for pairs in _matchings(rest):
-            pairs_cost = cost(pairs, out)
-            if best_cost is None or pairs_cost < best_cost:
-                best, best_cost = (pairs, out), pairs_cost
-    assert best is not None
-    return best
-
-
-def _matchings(players: list[ArenaPlayer]) -> Iterator[Pairs]:
-    if not players:
-        yield []
-        return
-    first, others = players[0], players[1:]
-    for k, mate in enumerate(others):
-        for tail in _matchings(others[:k] + others[k + 1:]):
-            yield [(first, mate), *tail]
+def _exact(ranked: list[ArenaPlayer], repeat: Repeat, out_rank: dict[str, int]
+           ) -> tuple[Pairs, ArenaPlayer | None]:
+    """The cheapest pairing (rematches, who stays out, rank distance), by matching."""
+    n = len(ranked)
+    costs: dict[tuple[int, int], list[int]] = {}
+    for i, a in enumerate(ranked):
+        for j in range(i + 1, n):
+            costs[i, j] = [1 if repeat(a, ranked[j]) else 0, 0, j - i]
+        if n % 2:  # node n: staying out
+            costs[i, n] = [0, out_rank[a.name], 0]
+    mate = cheapest_perfect_matching(n + n % 2, costs, [1, n, n])
+    assert mate is not None  # every pair is allowed
+    pairs = [(ranked[i], ranked[j]) for i, j in mate if j < n]
+    out = next((ranked[i] for i, j in mate if j == n), None)
+    return pairs, out
 
 
 def _colours(a: ArenaPlayer, b: ArenaPlayer) -> tuple[str, str]:

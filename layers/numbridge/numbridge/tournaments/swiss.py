@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from .matching import cheapest_perfect_matching
 from .results import SWISS_HALF_POINTS, Played, Round, Seat, colour_difference, opposite
 
 __all__ = ["BadEntrants", "Entrant", "NoPairing", "Round", "allocate_colours", "pair_swiss",
@@ -200,11 +200,6 @@ def _groups(ranked: list[Entrant]) -> dict[str, tuple[int, int]]:
 
 def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]],
               round_no: int) -> tuple[list[tuple[Entrant, Entrant]], Entrant | None]:
-    # networkx is heavy to import: loaded by the first round that needs it, not with the
-    # package (a Lambda that never pairs a Swiss never pays for it)
-    from networkx import Graph  # type: ignore[import-untyped]
-    from networkx.algorithms.matching import max_weight_matching  # type: ignore[import-untyped]
-
     n = len(ranked)
     where = _groups(ranked)
     n_groups = max(g for g, _ in where.values()) + 1
@@ -212,23 +207,11 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]],
     for g, _ in where.values():
         sizes[g] += 1
     odd = n % 2 == 1
-    byes = _bye_order(ranked) if odd else []
-    max_sq = (ranked[0].points2 - ranked[-1].points2) ** 2
-    # Criteria as digits, most significant first, each digit's base above its sum over a
-    # whole round: [clash, bye, cut 1 .. cut G-1, squares, strong unmet, mild unmet, order].
-    pairs_max = n // 2 + 1
-    bases = ([pairs_max, n + 1] + [pairs_max] * (n_groups - 1)
-             + [pairs_max * max_sq + 1, pairs_max, pairs_max, pairs_max * 2 * n + 1])
-
-    def weigh(digits: list[int]) -> int:
-        total = 0
-        for digit, base in zip(digits, bases, strict=True):
-            total = total * base + digit
-        return total
-
-    top = weigh([b - 1 for b in bases]) + 1
-    graph: Any = Graph()
-    graph.add_nodes_from(range(n + (1 if odd else 0)))
+    # Criteria as digits, most significant first:
+    # [clash, bye, cut 1 .. cut G-1, squares, strong unmet, mild unmet, order].
+    most = [1, n, *([1] * (n_groups - 1)),
+            (ranked[0].points2 - ranked[-1].points2) ** 2, 1, 1, 2 * n]
+    costs: dict[tuple[int, int], list[int]] = {}
     for i, a in enumerate(ranked):
         ga, pa = where[a.name]
         for j in range(i + 1, n):
@@ -240,24 +223,17 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]],
             unmet = _unmet(a, b)
             # in a group: 1 v h+1, 2 v h+2...; a floater: the bottom one down to the top one
             order = abs(pb - pa - sizes[ga] // 2) if ga == gb else sizes[ga] - 1 - pa + pb
-            digits = [1 if _clash(a, b) else 0, 0, *cuts, (a.points2 - b.points2) ** 2,
-                      1 if unmet >= STRONG else 0, 1 if unmet == MILD else 0, order]
-            graph.add_edge(i, j, weight=top - weigh(digits))
-    index = {e.name: i for i, e in enumerate(ranked)}
-    for k, e in enumerate(byes):
-        digits = [0, k] + [0] * (len(bases) - 2)
-        graph.add_edge(index[e.name], n, weight=top - weigh(digits))
-    mate = max_weight_matching(graph, maxcardinality=True)
-    if len(mate) * 2 < graph.number_of_nodes():
+            costs[i, j] = [1 if _clash(a, b) else 0, 0, *cuts, (a.points2 - b.points2) ** 2,
+                           1 if unmet >= STRONG else 0, 1 if unmet == MILD else 0, order]
+    if odd:  # node n stands for the bye
+        index = {e.name: i for i, e in enumerate(ranked)}
+        for k, e in enumerate(_bye_order(ranked)):
+            costs[index[e.name], n] = [0, k] + [0] * (len(most) - 2)
+    mate = cheapest_perfect_matching(n + (1 if odd else 0), costs, most)
+    if mate is None:
         raise NoPairing(f"round {round_no}: no pairing of {n} players avoids a rematch")
-    pairs: list[tuple[Entrant, Entrant]] = []
-    bye: Entrant | None = None
-    for u, v in mate:
-        lo, hi = min(u, v), max(u, v)
-        if hi == n:
-            bye = ranked[lo]
-        else:
-            pairs.append((ranked[lo], ranked[hi]))
+    pairs = [(ranked[i], ranked[j]) for i, j in mate if j < n]
+    bye = next((ranked[i] for i, j in mate if j == n), None)
     return pairs, bye
 
 
