@@ -1,12 +1,16 @@
 /* The catalogs' words as a native speaker reads them: one form of address in each
  * language (never "ти" on one button and "вие" on the next), no article that gives a
  * player a gender or a case around a name, Italian's article before a number, the rule
- * pages' terms, and each finding of the native-speaker review of the catalogs.
+ * pages' glossary terms (docs/rules/README.md), and the other findings of the
+ * native-speaker review of the catalogs.
  *
- * Every check here failed on the catalogs as they were before that review was acted on
- * (bg mixed ти and вие in 38 strings; el put "Ο"/"του"/"τον" before 17 names; it said
- * "il 8"; el counted «αστοχίες», es "fallos", and es and bg named Swap with words that
- * mean something else); the messages quote the offending strings. */
+ * Each check failed on the catalogs as they were before that review was acted on: bg
+ * mixed ти and вие in 39 strings, el put "Ο"/"του"/"τον" before a name in 20, it wrote
+ * "il {digit}" in 5, el counted «αστοχίες» and es "fallos", es and bg named Swap
+ * "Cambio de color" and "Размяна" (beside Exchange's "Смяна"), el's Abort read
+ * «Ακύρωση» (Cancel), es said "Ganas" and "cuando … piden"; and the rooms list wrote
+ * every room's variants beside its name ("Bridge Bridge"). The messages quote the
+ * offending strings. */
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
