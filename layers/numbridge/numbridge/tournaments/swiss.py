@@ -210,7 +210,7 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]],
     # Criteria as digits, most significant first:
     # [clash, bye, cut 1 .. cut G-1, squares, strong unmet, mild unmet, order].
     most = [1, n, *([1] * (n_groups - 1)),
-            (ranked[0].points2 - ranked[-1].points2) ** 2, 1, 1, 2 * n]
+            (ranked[0].points2 - ranked[-1].points2) ** 2, 1, 1, 3 * n]
     costs: dict[tuple[int, int], list[int]] = {}
     for i, a in enumerate(ranked):
         ga, pa = where[a.name]
@@ -221,8 +221,11 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]],
             gb, pb = where[b.name]
             cuts = [1 if ga <= k < gb else 0 for k in range(n_groups - 1)]
             unmet = _unmet(a, b)
-            # in a group: 1 v h+1, 2 v h+2...; a floater: the bottom one down to the top one
-            order = abs(pb - pa - sizes[ga] // 2) if ga == gb else sizes[ga] - 1 - pa + pb
+            # in a group: 1 v h+1, 2 v h+2... (S1 v S2; two of one half meet only after
+            # every transposition); a floater: the bottom one down to the top one
+            half = sizes[ga] // 2
+            order = (abs(pb - pa - half) + (0 if pa < half <= pb else n) if ga == gb
+                     else sizes[ga] - 1 - pa + pb)
             costs[i, j] = [1 if _clash(a, b) else 0, 0, *cuts, (a.points2 - b.points2) ** 2,
                            1 if unmet >= STRONG else 0, 1 if unmet == MILD else 0, order]
     if odd:  # node n stands for the bye
