@@ -180,8 +180,18 @@ def grade(blocks: str, givens: str) -> Reading:
     deductions fill every cell, ``beyond`` when trials on top of pairs (each refuted
     digit struck, then pairs again, round after round) do, else ``guess``."""
     position = Position(blocks, givens)
+    grid = position.grid
+    masks = position.masks(None)
     for reading in LOGIC:
-        if all(m & (m - 1) == 0 for m in position.masks(reading)):
+        # Each rung goes on from the fixpoint of the one below (a review's Position
+        # starts each from the board): the rules only strike candidates, each strike
+        # sound and still allowed once more is struck, so the fixpoint is the same, and
+        # a board's grading, which climbs every rung, does not redo the lower ones.
+        made = deduce(grid, masks, _TECHNIQUES[reading])
+        if made is None:
+            raise Contradiction(f"the board contradicts itself ({reading})")
+        masks = position._masks[reading] = made
+        if all(m & (m - 1) == 0 for m in masks):
             return reading
     return "beyond" if _trials_solve(position) else "guess"
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from numbridge.coach import grade
 from numbridge.puzzles.board import CLUE_LIMITS, DealError, DealtBoard
-from numbridge.puzzles.sat import DEAL, Engine, engine_for
+from numbridge.puzzles.sat import COUNT, DEAL, Engine, Propagator, engine_for, propagator_for
 from numbridge.rules.geometry import SIZES, Layout
 from numbridge.rules.seats import GRADES
 
@@ -224,6 +224,31 @@ class _Dealer:
         rest = [c for c in range(self.cells) if c not in chosen]
         return givens + rng.sample(rest, clues - len(givens))
 
+    def aimed(self, givens: list[int], clues: int, prop: Propagator) -> list[int] | None:
+        """Other givens of S, as hard as ``givens`` or harder, that propagation alone
+        (``prop``'s rules) leaves open; ``None`` if it fills the grid.
+
+        First the givens are minimized (fewer givens never make a board easier), then
+        padded back to ``clues`` with cells that propagation fills from them: such a
+        given changes no rung's deductions from ``prop``'s rung up (they fill it
+        anyway), so the board keeps the grade of its minimal core. Only if too few
+        cells are filled so are the rest drawn at random (the grade then says).
+        """
+        rng, lits, n = self.rng, self.lits, self.n
+        core = self.minimize(givens, 0)
+        with prop.lock:
+            filled = prop.cells([lits[c] for c in core])
+        if len(filled) == self.cells:
+            return None
+        chosen = set(core)
+        known = [c for c in ((x - 1) // n for x in filled) if c not in chosen]
+        need = clues - len(core)
+        if need <= len(known):
+            return core + rng.sample(known, need)
+        chosen.update(known)
+        rest = [c for c in range(self.cells) if c not in chosen]
+        return core + known + rng.sample(rest, need - len(known))
+
     def board(self, givens: list[int], layout: Layout) -> DealtBoard:
         n = self.n
         solution = "".join(str((x - 1) % n + 1) for x in self.lits)
@@ -238,14 +263,32 @@ def _graded_givens(dealer: _Dealer, clues: int, layout: Layout,
     """A board of S with one of ``grades`` (any without), or ``None``. Off grade, other
     givens of the same S are searched first: the other solutions already met make that
     search cheaper than a new S, and the givens decide the grade more than S does."""
+    prop = _propagator(layout, grades)
     for _ in range(1 if grades is None else SEARCHES_PER_SOLUTION):
         givens = dealer.search(clues)
         if givens is None:
             return None
+        if prop is not None:
+            givens = dealer.aimed(givens, clues, prop)
+            if givens is None:
+                dealer.stats.off_grade += 1  # propagation alone fills it: too easy
+                continue
         board = dealer.board(givens, layout)
         if grades is None or board.grade in grades:
             return board
         dealer.stats.off_grade += 1
+    return None
+
+
+def _propagator(layout: Layout, grades: Collection[str] | None) -> Propagator | None:
+    """For grades asked all harder than a rung that propagation decides, that rung's
+    propagator (its boards are too easy, and told so in microseconds); else ``None``."""
+    if grades is None:
+        return None
+    easiest = min(GRADES.index(g) for g in grades if g in GRADES)
+    for kind, rung in ((COUNT, "locked_candidates"), (DEAL, "hidden_single")):
+        if easiest > GRADES.index(rung):
+            return propagator_for(layout, kind)
     return None
 
 

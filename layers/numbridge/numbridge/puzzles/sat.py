@@ -268,6 +268,52 @@ def engine_for(layout: Layout, kind: str = COUNT) -> Engine:
     return engine
 
 
+class Propagator:
+    """Unit propagation alone over one encoding of a layout: what the rules of that
+    encoding deduce from some givens, on a solver that never searches.
+
+    Its solver is never asked to solve, so it learns no clause: propagation stays
+    exactly the encoding's rules (a solving engine's learnt clauses would deduce more).
+    With ``deal`` that is naked and hidden singles; with ``count`` locked candidates
+    too (the coach's rungs of those names, so a board whose givens propagate to a
+    full grid is graded that rung or easier). Not reentrant: hold ``lock``.
+    """
+
+    def __init__(self, layout: Layout, kind: str) -> None:
+        self.size = layout.size
+        self.cell_vars = layout.size**3
+        self.lock = threading.Lock()
+        self._solver = Cadical153(bootstrap_with=ENCODINGS[kind](layout.size, layout.blocks)[0])
+
+    def cells(self, assumptions: list[int]) -> list[int]:
+        """The true cell literals after propagating ``assumptions`` (the givens), the
+        givens' own included; empty if propagation runs into a contradiction."""
+        ok, implied = self._solver.propagate(assumptions=assumptions)
+        if not ok:
+            return []
+        top = self.cell_vars
+        return [x for x in implied if 0 < x <= top]
+
+
+_propagators: OrderedDict[tuple[str, int, tuple[int, ...]], Propagator] = OrderedDict()
+
+
+def propagator_for(layout: Layout, kind: str) -> Propagator:
+    """The cached propagator of a layout and encoding (least recently used ones dropped)."""
+    key = (kind, layout.size, layout.blocks)
+    with _engines_lock:
+        found = _propagators.get(key)
+        if found is not None:
+            _propagators.move_to_end(key)
+            return found
+    made = Propagator(layout, kind)
+    with _engines_lock:
+        _propagators[key] = made
+        while len(_propagators) > ENGINE_CACHE:
+            _propagators.popitem(last=False)
+    return made
+
+
 def given_lits(digits: Sequence[int], size: int) -> list[int]:
     """Assumption literals of the givens (digits 1…N per cell, 0 for empty)."""
     return [c * size + d for c, d in enumerate(digits) if d]
