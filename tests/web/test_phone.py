@@ -8,9 +8,10 @@ of the hand, the status with the move's clock, both game clocks and the game's b
 (Take clue, Exchange, the menu of the rarer ones) each have their whole box on the screen,
 none is under another element, and a cell is at least 32 px across on a 390 px screen.
 The menu opens with a tap, shows its actions on the screen, and closes with Esc; Resign
-and Abort are pressed in it. Nothing scrolls sideways anywhere and every button is at
-least 44 px high; a tap on a tile, then on a cell, plays; a whole game against the bot is
-played by taps alone, and the hint says "Tap", not "Click".
+and Abort are pressed in it; a game that ends stays on the screen. Nothing scrolls
+sideways anywhere and every button is at least 44 px high; a tap on a tile, then on a
+cell, plays; a whole game against the bot is played by taps alone; the hint says "Tap",
+not "Click".
 
 Measured on the layout before the compact game screen (this test failed there at all three
 sizes): at 390x844 a game opened scrolled so that the status and its clock
@@ -74,6 +75,11 @@ WATCHING = (
     ("Stop watching", "#actions button.unwatch"),
 )
 MENU = (("Offer draw", "#actions button.offer-draw"), ("Resign", "#actions button.resign"))
+ENDED = (
+    ("board", "#board svg.board"),
+    ("status", "#status-line"),
+    ("Play again", "#actions button.play-again"),
+)
 
 # Each part's box on the screen, and not under another element (a toast may pass over).
 OFF_SCREEN = """(parts) => {
@@ -244,6 +250,8 @@ def test_a_move_never_needs_scrolling(browser: Any, club: LocalServer, size: str
         moves_fit(pat, size, problems)
         menu_works(pat, size, problems)
         from_menu(pat, "resign")
+        # Ended: the club comes back below it, the header loses the game; the game stays.
+        on_screen(pat, ENDED, f"{size}, resigned", problems)
 
         # Play again: the same game dealt anew.
         press(pat, page.locator("#actions button.play-again"))

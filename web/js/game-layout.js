@@ -16,19 +16,34 @@ const matches = (query) => typeof matchMedia === 'function' && matchMedia(query)
 const shownBox = (node) => (node && node.getClientRects().length ? node.getBoundingClientRect() : null);
 
 let listening = false;
+// The game's screen at the top of the screen as `reveal` put it, and not scrolled since
+// by the player: kept there while what is above it changes (the header loses the game's
+// button when it ends, say; css/phone.css keeps the browser's scroll anchoring out of
+// the game, which anchored on a part that went and scrolled the status off).
+let aligned = false;
 
-/** The board's height on a phone (--board-room on #game-view), or none elsewhere. */
+function listen() {
+  listening = true;
+  window.addEventListener('resize', fitGame);
+  window.addEventListener('scroll', () => {
+    const view = $('#game-view');
+    aligned = Boolean(view) && !view.hidden && matches(COMPACT) && Math.abs(view.getBoundingClientRect().top) < 1;
+  }, { passive: true });
+}
+
+/** The board's height on a phone (--board-room on #game-view), or none elsewhere; the
+ * game's screen kept at the top of the screen if it was there. */
 export function fitGame() {
-  if (!listening) {
-    listening = true;
-    window.addEventListener('resize', fitGame);
-  }
+  if (!listening) listen();
   const view = $('#game-view');
   const svg = $('#board svg.board');
   if (!view || view.hidden || !svg || !matches(COMPACT)) {
     if (view) view.style.removeProperty('--board-room');
+    aligned = false;
     return;
   }
+  const off = view.getBoundingClientRect().top;
+  if (aligned && Math.abs(off) >= 1) window.scrollBy(0, off);
   const board = svg.getBoundingClientRect();
   let room = window.innerHeight - 2 * parseFloat(getComputedStyle($('#app')).paddingTop || '0');
   if (matches(UPRIGHT)) {
@@ -61,6 +76,7 @@ export function reveal() {
   if (matches(COMPACT)) {
     fitGame();
     view.scrollIntoView({ block: 'start' });
+    aligned = true;
     return;
   }
   const board = $('#board');
