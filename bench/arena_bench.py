@@ -13,10 +13,12 @@ Reported:
   `finished`) to both holding the new game's `state`: samples, median, p95, max (ms).
   The target: 2 s at p95. Beside it, a player's own wait from its game's end to its
   next game (which includes waiting for an opponent to be free).
-- **standings**: every game the players were dealt is in the tournament's pairings
-  exactly once, with its result; the standings count each player's games as the
-  pairings do, and each player's score is the arena's scoring (win 2, draw 1, doubled
-  after two wins in a row) recomputed from those results.
+- **standings**: every game the players were dealt is among the tournament's pairings
+  exactly once and in each of its two players' items once (read from the server's
+  database once it has stopped); the standings (every page, over the protocol) count
+  each player's games as the archive does, and each player's score is the arena's
+  scoring (win 2, draw 1, doubled after two wins in a row) recomputed here from the
+  games' archive records.
 - **paired twice at once**: a game dealt to a player before their previous one ended.
 
 The players run in ``--processes`` (2) processes beside the server on the same machine:
@@ -38,7 +40,16 @@ from typing import Any
 
 from bench.load.server import Server
 from bench.measure import percentile
-from bench.tournament_players import SHORT_ROOMS, Played, create, overlaps, pages, play
+from bench.tournament_players import (
+    SHORT_ROOMS,
+    Played,
+    Stored,
+    create,
+    overlaps,
+    play,
+    read_back,
+    standings,
+)
 
 START_S = 20  # the players join meanwhile
 
@@ -93,41 +104,44 @@ def arena_score(outcomes: Sequence[str]) -> float:
     return float(points)
 
 
-def check_standings(games: Sequence[Played], standings: list[dict[str, Any]],
-                    pairings: list[dict[str, Any]]) -> list[str]:
-    """What is wrong with the final table against the games the players were dealt."""
+def check_standings(games: Sequence[Played], shown: list[dict[str, Any]],
+                    stored: Stored, tournament: str) -> list[str]:
+    """What is wrong with the final table against the games the players were dealt and
+    their archive records."""
     problems = []
-    listed = Counter(str(p["game"]) for p in pairings if "game" in p)
-    twice = [g for g, n in listed.items() if n > 1]
+    paired = Counter(str(p.game) for p in stored.pairings if p.game)
+    twice = [g for g, n in paired.items() if n > 1]
     if twice:
-        problems.append(f"{len(twice)} games listed more than once: {twice[:3]}")
+        problems.append(f"{len(twice)} games paired more than once: {twice[:3]}")
     dealt = {g.game for g in games}
-    if dealt - set(listed):
-        problems.append(f"{len(dealt - set(listed))} games dealt but not in the pairings")
-    if set(listed) - dealt:
-        problems.append(f"{len(set(listed) - dealt)} games in the pairings nobody was dealt")
-    open_games = [p["game"] for p in pairings if "game" in p and "winner" not in p]
-    if open_games:
-        problems.append(f"{len(open_games)} games without a result: {open_games[:3]}")
-    results: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    if dealt - set(paired):
+        problems.append(f"{len(dealt - set(paired))} games dealt but not among the pairings")
+    if set(paired) - dealt:
+        problems.append(f"{len(set(paired) - dealt)} games paired that nobody was dealt")
+    sides = Counter(h.game for p in stored.players for h in p.history)
+    if set(sides) != set(paired) or set(sides.values()) - {2}:
+        wrong = [g for g in set(sides) | set(paired) if sides.get(g) != 2]
+        problems.append(f"{len(wrong)} games not counted once for each player: {wrong[:3]}")
+    # Each player's results from the archive, in the order they were dealt.
     first_dealt = {g.game: g.dealt for g in games}
-    for p in pairings:
-        if "game" not in p or "winner" not in p:
-            continue
-        at = first_dealt.get(str(p["game"]), 0.0)
-        for seat in ("blue", "red"):
-            outcome = ("draw" if p["winner"] is None else
-                       "win" if p["winner"] == seat else "loss")
-            results[str(p[seat])].append((at, outcome))
-    for row in standings:
+    results: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    for game, record in stored.records.items():
+        if record.get("tournament") != tournament:
+            problems.append(f"{game}: its record does not name the tournament")
+        names = {seat: str(name) for seat, name in record.get("players", {}).items()}
+        winner = (record.get("result") or {}).get("winner")
+        for seat, name in names.items():
+            outcome = "draw" if winner is None else "win" if winner == seat else "loss"
+            results[name].append((first_dealt.get(game, 0.0), outcome))
+    for row in shown:
         name = str(row["player"])
         mine = [o for _, o in sorted(results.get(name, []))]
         if int(row["games"]) != len(mine):
             problems.append(f"{name}: {row['games']} games in the standings, {len(mine)} "
-                            "in the pairings")
+                            "in the archive")
         if abs(float(row["score"]) - arena_score(mine)) > 1e-9:
             problems.append(f"{name}: score {row['score']} in the standings, "
-                            f"{arena_score(mine)} from the results")
+                            f"{arena_score(mine)} from the archive")
     return problems
 
 
@@ -151,13 +165,15 @@ def run(players: int, minutes: float, think_s: float, processes: int) -> None:
         elapsed = time.perf_counter() - started
         cpu = server.cpu_s() - cpu
         load_after = os.getloadavg()
-        shown, standings, pairings, _ = pages(server.url, server.token("referee"), tournament)
+        shown, table = standings(server.url, server.token("referee"), tournament)
+        server.stop()
+        stored = read_back(server.data_dir, tournament)
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
     both_free, own = repairing(log.games)
     unfinished = sum(1 for g in log.games if g.ended is None)
-    problems = check_standings(log.games, standings, pairings)
+    problems = check_standings(log.games, table, stored, tournament)
     print(f"arena: {players} bot players (easy, think {think_s:.1f} s a move), "
           f"{minutes:g} min in a Blitz room of 10 s moves and 1 min games; {elapsed:.0f} s "
           f"from its creation to the last player's exit; server CPU "
@@ -169,7 +185,7 @@ def run(players: int, minutes: float, think_s: float, processes: int) -> None:
     print(_summary("re-paired: both free → both hold state (ms)", both_free))
     print(_summary("a player's own end → next state (ms)", own))
     print(f"{'games dealt':48} {len({g.game for g in log.games}):6d}  "
-          f"(pairings listed {sum(1 for p in pairings if 'game' in p)}, "
+          f"(paired {sum(1 for p in stored.pairings if p.game)}, "
           f"a player's `finished` never seen {unfinished})")
     print(f"{'in the standings exactly once':48} "
           f"{'yes' if not problems else 'NO: ' + '; '.join(problems[:5])}")

@@ -35,7 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from bench.load.server import Server
-from bench.tournament_players import SHORT_ROOMS, create, pages, play
+from bench.tournament_players import SHORT_ROOMS, create, play, read_back, standings
 
 ROOT = Path(__file__).resolve().parents[1]
 START_S = 20
@@ -57,8 +57,7 @@ def outcomes_of(record: Frame) -> tuple[str, str, str | None]:
     """(blue, red, winning seat or None) of an archive record."""
     players = record["players"]
     result = record.get("result") or {}
-    return (str(players["blue"]["name"]), str(players["red"]["name"]),
-            result.get("winner"))
+    return str(players["blue"]), str(players["red"]), result.get("winner")
 
 
 def scores_from(games: list[tuple[int, str, str, str | None]], byes: list[tuple[int, str]]
@@ -78,13 +77,16 @@ def scores_from(games: list[tuple[int, str, str, str | None]], byes: list[tuple[
     return dict(score), dict(met)
 
 
-def tiebreaks(score: dict[str, float], met: dict[str, list[tuple[str, float]]]
-              ) -> dict[str, tuple[float, float]]:
-    """(Buchholz cut-1, Sonneborn-Berger) of each player: the opponents' scores less the
-    lowest; the scores of those beaten plus half of those drawn."""
+def tiebreaks(score: dict[str, float], met: dict[str, list[tuple[str, float]]],
+              byes: Counter[str]) -> dict[str, tuple[float, float]]:
+    """(Buchholz cut-1, Sonneborn-Berger) of each player, in points (FIDE C.07): the
+    opponents' final scores less the lowest, a bye counting as an opponent with the
+    player's own score; the scores of those beaten plus half of those drawn (a bye
+    brings nothing)."""
     out = {}
     for name in score:
-        theirs = sorted(score.get(o, 0.0) for o, _ in met.get(name, []))
+        theirs = sorted([score.get(o, 0.0) for o, _ in met.get(name, [])]
+                        + [score[name]] * byes[name])
         buchholz = sum(theirs[1:]) if theirs else 0.0
         sb = sum(score.get(o, 0.0) * points for o, points in met.get(name, []))
         out[name] = (buchholz, sb)
@@ -135,39 +137,43 @@ def run(players: int, rounds: int, think_s: float, processes: int) -> None:
         elapsed = time.perf_counter() - started
         cpu = server.cpu_s() - cpu
         load = os.getloadavg()
-        shown, standings, pairings, _ = pages(server.url, server.token("referee"), tournament)
-        game_ids = [str(p["game"]) for p in pairings if "game" in p]
-        _, _, _, records = pages(server.url, server.token("referee"), tournament, game_ids)
+        shown, table = standings(server.url, server.token("referee"), tournament)
+        server.stop()
+        stored = read_back(server.data_dir, tournament)
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
 
-    round_of = {str(p["game"]): int(p["round"]) for p in pairings if "game" in p}
-    games = [(round_of[g], *outcomes_of(records[g])) for g in game_ids]
-    byes = [(int(p["round"]), str(p["bye"])) for p in pairings if "bye" in p]
-    names = sorted(tokens)
+    round_of = {str(p.game): p.round for p in stored.pairings if p.game}
+    games = [(round_of[g], *outcomes_of(record)) for g, record in stored.records.items()]
+    byes = [(p.round, str(p.bye)) for p in stored.pairings if p.bye]
+    names = sorted(p.name for p in stored.players)  # those who joined
     rating = int(DEFAULT_RATING)  # every bot is new to the room: all start there
     round_problems = check_rounds(check, swiss, results, int(shown.get("round") or rounds),
                                   games, byes, names, rating)
     score, met = scores_from(games, byes)
-    breaks = tiebreaks(score, met)
+    breaks = tiebreaks(score, met, Counter(name for _, name in byes))
     table_problems = []
-    for row in standings:
+    unconverted = 0  # tie-breaks shown in the server's half- and quarter-points
+    for row in table:
         name = str(row["player"])
         if abs(float(row["score"]) - score.get(name, 0.0)) > 1e-9:
             table_problems.append(f"{name}: score {row['score']}, archive {score.get(name)}")
         kept = tuple(float(t) for t in row.get("tiebreaks") or ())
-        if kept and any(abs(a - b) > 1e-9 for a, b in zip(kept, breaks[name], strict=False)):
+        buchholz, sb = breaks[name]
+        if kept == (2 * buchholz, 4 * sb) and kept != (buchholz, sb):
+            unconverted += 1
+        elif kept != (buchholz, sb):
             table_problems.append(f"{name}: tie-breaks {kept}, archive {breaks[name]}")
-    order = [str(r["player"]) for r in sorted(standings, key=lambda r: int(r["rank"]))]
+    order = [str(r["player"]) for r in sorted(table, key=lambda r: int(r["rank"]))]
     expected = sorted(order, key=lambda n: (-score.get(n, 0.0), *(-b for b in breaks[n])))
     ties_only = all(
         (score.get(a, 0.0), breaks[a]) == (score.get(b, 0.0), breaks[b])
         for a, b in zip(order, expected, strict=True) if a != b)
     if not ties_only:
         table_problems.append("the ranks are not in the order of score and tie-breaks")
-    if len(standings) != players:
-        table_problems.append(f"{len(standings)} players in the standings, {players} joined")
+    if len(table) != len(names):
+        table_problems.append(f"{len(table)} players in the standings, {len(names)} joined")
 
     by_round: dict[int, list[float]] = defaultdict(list)
     ends: dict[int, list[float]] = defaultdict(list)
@@ -181,7 +187,7 @@ def run(players: int, rounds: int, think_s: float, processes: int) -> None:
           f"creation to the last player's exit; server CPU {100 * cpu / elapsed:.0f}%; load "
           f"average {', '.join(f'{x:.2f}' for x in load)} ({os.cpu_count()} cores)")
     print(f"status {shown.get('status')}, round {shown.get('round')}/{shown.get('rounds')}; "
-          f"games {len(games)}, byes {len(byes)}; exit statuses "
+          f"joined {len(names)}/{players}; games {len(games)}, byes {len(byes)}; exit statuses "
           f"{dict(Counter(log.exits.values()))}")
     for r in sorted(by_round):
         span = (max(ends[r]) - min(by_round[r])) if ends[r] else float("nan")
@@ -191,6 +197,10 @@ def run(players: int, rounds: int, think_s: float, processes: int) -> None:
           f"{'yes' if not round_problems else 'NO: ' + '; '.join(round_problems[:5])}")
     print(f"{'final standings = recomputed from the archive':52} "
           f"{'yes' if not table_problems else 'NO: ' + '; '.join(table_problems[:5])}")
+    if unconverted:
+        print(f"  tie-breaks of {unconverted} players shown as the server keeps them, Buchholz in "
+              "half-points and Sonneborn-Berger in quarter-points (equal to the archive's "
+              "once converted)")
 
 
 def main(argv: Sequence[str] = ()) -> None:

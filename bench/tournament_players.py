@@ -154,9 +154,7 @@ def create(data_dir: Path, *args: str) -> str:
     return done.stdout.strip().splitlines()[-1].strip()
 
 
-async def _pages(url: str, token: str, tournament: str,
-                 records: Sequence[str] = ()) -> tuple[Frame, list[Frame], list[Frame],
-                                                       dict[str, Frame]]:
+async def _standings(url: str, token: str, tournament: str) -> tuple[Frame, list[Frame]]:
     import websockets
 
     async with websockets.connect(f"{url}?token={token}", open_timeout=30,
@@ -165,36 +163,59 @@ async def _pages(url: str, token: str, tournament: str,
 
         async def ask(action: str, **fields: Any) -> Frame:
             nonlocal counter
-            counter += 1
-            rid = f"q{counter}"
-            await ws.send(json.dumps({"action": action, "id": rid, **fields}))
             while True:
-                frame: Frame = json.loads(await ws.recv())
-                if frame.get("id") == rid:
+                counter += 1
+                rid = f"q{counter}"
+                await ws.send(json.dumps({"action": action, "id": rid, **fields}))
+                while True:
+                    frame: Frame = json.loads(await ws.recv())
+                    if frame.get("id") == rid:
+                        break
+                if frame.get("code") != "rate_limited":
                     return frame
+                await asyncio.sleep((frame.get("retry_after_ms") or 1000) / 1000)
 
-        first = await ask("tournament", tournament=tournament)
-        shown, standings, pairings = first["tournament"], [], []
-        page = first
+        page = await ask("tournament", tournament=tournament)
+        shown, standings = page["tournament"], []
         while True:
             standings += page.get("standings") or []
-            pairings += page.get("pairings") or []
             after = page.get("next")
             if not after:
-                break
+                return shown, standings
             page = await ask("tournament", tournament=tournament, after=after)
-        found = {}
-        for game in records:
-            answer = await ask("record", game=game)
-            found[game] = answer.get("record") or answer
-        return shown, standings, pairings, found
 
 
-def pages(url: str, token: str, tournament: str, records: Sequence[str] = ()
-          ) -> tuple[Frame, list[Frame], list[Frame], dict[str, Frame]]:
-    """The tournament as the server shows it (every page of standings and pairings),
-    and the archive records of ``records``."""
-    return asyncio.run(_pages(url, token, tournament, records))
+def standings(url: str, token: str, tournament: str) -> tuple[Frame, list[Frame]]:
+    """The tournament as the server shows it over the protocol, every page of its
+    standings."""
+    return asyncio.run(_standings(url, token, tournament))
+
+
+@dataclass
+class Stored:
+    """What the server wrote, read from its database once it has stopped: every pairing
+    (games and byes, each round's), every player's item, and each game's archive record."""
+
+    pairings: list[Any]
+    players: list[Any]
+    records: dict[str, Frame]
+
+
+def read_back(data_dir: Path, tournament: str) -> Stored:
+    from numbridge.local.data.datadir import DATABASE_FILE
+    from numbridge.store.club import Archive
+    from numbridge.store.sqlite import SqliteStore
+    from numbridge.store.tournaments import Tournaments
+
+    store = SqliteStore(data_dir / DATABASE_FILE)
+    try:
+        found = Tournaments(store)
+        pairings = found.pairings(tournament)
+        archive = Archive(store)
+        records = {p.game: archive.get(p.game) or {} for p in pairings if p.game}
+        return Stored(pairings, found.all_players(tournament), records)
+    finally:
+        store.close()
 
 
 def overlaps(games: Sequence[Played]) -> tuple[int, int]:

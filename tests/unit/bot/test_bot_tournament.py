@@ -146,3 +146,23 @@ def test_seek_and_tournament_together_are_refused(capsys: pytest.CaptureFixture[
 def _fields(options: BotOptions) -> dict[str, Any]:
     return {name: getattr(options, name) for name in BotOptions.__dataclass_fields__}
 
+
+
+def test_a_join_that_loses_a_race_is_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Catches a bot that gives up when its join lost the race with others joining at the
+    same moment (`conflict`): a third of a crowd of bots stayed out of the tournament."""
+    answers = iter([{"type": "error", "code": "conflict", "message": "retry"},
+                    {"type": "error", "code": "conflict", "message": "retry"},
+                    {"type": "ack"}])
+
+    async def no_wait(seconds: float) -> None:
+        return None
+
+    async def go() -> list[str]:
+        client, server = bot(join_tournament=lambda request: next(answers))
+        monkeypatch.setattr(asyncio, "sleep", no_wait)
+        await client._enter_tournament(TID)
+        assert client.joined
+        return server.actions()
+
+    assert asyncio.run(go()) == ["subscribe"] + ["join_tournament"] * 3

@@ -42,6 +42,10 @@ REQUEST_TIMEOUT_S = 60.0
 GAP_WAIT_S = 0.5
 # Tries of a refused action at one v, each on a fresh view; then the next wake-up.
 MAX_REFUSALS = 3
+# A join answered with one of these is tried again (up to JOIN_ATTEMPTS in all): a race
+# lost to other players joining, or the server busy; any other refusal is final.
+RETRIED = frozenset({"conflict", "internal"})
+JOIN_ATTEMPTS = 8
 
 
 @frozen
@@ -389,7 +393,13 @@ class BotClient:
             raise TournamentRefused(
                 f"tournament {tournament_id} is rated: bots take part only in unrated "
                 "tournaments (numbridge tournament create --unrated)")
-        answer = await self.request("join_tournament", tournament=tournament_id)
+        for attempt in range(JOIN_ATTEMPTS):
+            answer = await self.request("join_tournament", tournament=tournament_id)
+            if answer.get("code") not in RETRIED or attempt == JOIN_ATTEMPTS - 1:
+                break
+            # Players joining at once race for the tournament's count: a lost race is
+            # answered `conflict`, and a new request (another id) tries again.
+            await asyncio.sleep(self.rng.uniform(0.2, 1.0) * (attempt + 1))
         if answer.get("type") == "error":
             raise TournamentRefused(
                 f"tournament {tournament_id} refused us: {_said(answer)}")
