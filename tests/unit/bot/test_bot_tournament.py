@@ -166,3 +166,17 @@ def test_a_join_that_loses_a_race_is_tried_again(monkeypatch: pytest.MonkeyPatch
         return server.actions()
 
     assert asyncio.run(go()) == ["subscribe"] + ["join_tournament"] * 3
+
+
+@pytest.mark.parametrize("code", ["unauthorized", "internal"])
+def test_a_connection_that_lost_its_sign_in_reconnects_instead_of_giving_up(
+        code: str) -> None:
+    """Catches a bot that quits the tournament when the server, just restarted, answers
+    its first request on a new connection `unauthorized` (or fails): it connects again."""
+    async def go() -> None:
+        client, _ = bot(subscribe={"type": "error", "code": code, "message": "reconnect"})
+        with pytest.raises(ConnectionError):
+            await client._enter_tournament(TID)
+        assert not client._done.is_set() and client.status == 0
+
+    asyncio.run(go())

@@ -46,6 +46,8 @@ MAX_REFUSALS = 3
 # lost to other players joining, or the server busy; any other refusal is final.
 RETRIED = frozenset({"conflict", "internal"})
 JOIN_ATTEMPTS = 8
+# Answers about the connection, not the tournament: the bot connects again.
+RECONNECT = frozenset({"unauthorized", "internal", "conflict"})
 
 
 @frozen
@@ -380,6 +382,7 @@ class BotClient:
         its changes. :class:`TournamentRefused` if this bot may not play it."""
         page = await self.request("subscribe", topic=f"tournament:{tournament_id}")
         if page.get("type") == "error":
+            _connection_trouble(page)
             raise TournamentRefused(f"tournament {tournament_id}: {_said(page)}")
         shown = page.get("tournament") or {}
         if shown.get("status") == "finished":
@@ -401,6 +404,7 @@ class BotClient:
             # answered `conflict`, and a new request (another id) tries again.
             await asyncio.sleep(self.rng.uniform(0.2, 1.0) * (attempt + 1))
         if answer.get("type") == "error":
+            _connection_trouble(answer)
             raise TournamentRefused(
                 f"tournament {tournament_id} refused us: {_said(answer)}")
         self.joined = True
@@ -436,6 +440,14 @@ class BotClient:
             page = await self.request("tournament", tournament=tournament_id)
             if (page.get("tournament") or {}).get("status") == "finished":
                 self._tournament_finished()
+
+
+def _connection_trouble(answer: Frame) -> None:
+    """An error that says nothing about the tournament (this connection lost its sign-in,
+    as after a server's restart; the server's own failure) is a reason to connect again,
+    not to give up: ConnectionError, which :meth:`BotClient.run` reconnects after."""
+    if answer.get("code") in RECONNECT:
+        raise ConnectionError(f"the server answered {_said(answer)}")
 
 
 def _said(answer: Frame) -> str:
