@@ -75,6 +75,10 @@ WATCHING = (
     ("Stop watching", "#actions button.unwatch"),
 )
 MENU = (("Offer draw", "#actions button.offer-draw"), ("Resign", "#actions button.resign"))
+OFFER = (
+    ("Accept draw", "#actions button.accept-draw"),
+    ("Decline", "#actions button.decline-draw"),
+)
 ENDED = (
     ("board", "#board svg.board"),
     ("status", "#status-line"),
@@ -270,6 +274,11 @@ def test_a_move_never_needs_scrolling(browser: Any, club: LocalServer, size: str
         press(pat, page.locator(f"#proposals li.proposal[data-by='{dee.name}'] button.accept"))
         accepted = opened(pat, again, f"{size}: a proposal accepted")
         on_screen(pat, PLAYING, f"{size}, a proposal accepted", problems)
+        # An offer to answer takes a row more: the board gives way, nothing goes off.
+        dee.page.locator("#actions button.offer-draw").click()
+        page.wait_for_selector("#actions button.accept-draw")
+        on_screen(pat, PLAYING + OFFER, f"{size}, a draw offered", problems)
+        pat.shot(f"phone-{size}-draw-offered", full_page=False)
         from_menu(pat, "abort")
 
         # A seek paired: pat seeks, dee's tap pairs them.

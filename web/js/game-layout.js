@@ -52,10 +52,12 @@ export function fitGame() {
     const top = Math.min(...boxes.map((b) => b.top));
     const bottom = Math.max(...boxes.map((b) => b.bottom));
     room = window.innerHeight - (bottom - top - $('#board').getBoundingClientRect().height);
-    // No higher than the board drawn across the whole width: no empty band above it.
-    const box = svg.viewBox.baseVal;
-    if (box && box.width) room = Math.min(room, (board.width * box.height) / box.width);
   }
+  // No higher than the board drawn as wide as it may be (the screen's width upright, its
+  // column on its side): no empty band above and below it.
+  const box = svg.viewBox.baseVal;
+  const across = matches(UPRIGHT) ? board.width : parseFloat(getComputedStyle(svg).maxWidth);
+  if (box && box.width && across > 0) room = Math.min(room, (across * box.height) / box.width);
   view.style.setProperty('--board-room', `${Math.max(120, Math.floor(room - SLACK))}px`);
 }
 
