@@ -205,6 +205,7 @@ def menu_works(player: Page, size: str, problems: list[str]) -> None:
     page.keyboard.press("Escape")
     eventually(lambda: more.get_attribute("aria-expanded") == "false", "Esc closes the menu")
     assert page.locator("#actions button.resign").is_hidden()
+    assert page.evaluate("() => document.activeElement.id") == "game-menu-button"  # back on it
 
 
 def challenge(player: Page, name: str, room: str = "bridge") -> None:
