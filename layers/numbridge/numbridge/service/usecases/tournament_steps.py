@@ -63,8 +63,8 @@ from numbridge.service.expiry import reachable
 from numbridge.service.observability import count, logger
 from numbridge.service.usecases import tournament_rules
 from numbridge.service.usecases.fanout import frames
-from numbridge.service.usecases.pages import PAGE_SIZE, refused_cursor
 from numbridge.service.usecases.seeking import pair_game, told_pair
+from numbridge.service.usecases.tournaments import standings_rows
 from numbridge.store import keys
 from numbridge.store.port import ConflictError, Delete, Present, Write
 from numbridge.store.tournaments import (
@@ -74,7 +74,6 @@ from numbridge.store.tournaments import (
     Played,
     RoundPlan,
     Tournament,
-    entrant_of,
     slot_name,
 )
 
@@ -419,11 +418,18 @@ def _pair_round(svc: Services, t: Tournament, round_no: int, changes: list[Chang
         return
     plan = RoundPlan(round_no, tuple(paired.pairs), paired.bye,
                      tuple(p.name for p in absent))
-    try:
-        svc.store.transact([plan.put_write(t.id, svc.clock()),
-                            dataclasses.replace(t, round=round_no).put_write(t)])
-    except ConflictError:
-        return  # paired by another step meanwhile: it deals the games
+    for _ in range(ATTEMPTS):
+        try:
+            svc.store.transact([plan.put_write(t.id, svc.clock()),
+                                dataclasses.replace(t, round=round_no).put_write(t)])
+            break
+        except ConflictError:
+            t = _fresh(svc, t)
+            if t.round >= round_no or t.status != "running":
+                return  # paired by another step meanwhile: it deals the games
+            # the tournament's item changed otherwise (a player left): the same plan
+    else:
+        return
     logger.info("tournament round paired", extra={"tournament": t.id, "round": round_no})
     _pair_the_rest(svc, _fresh(svc, t), changes)
 
@@ -486,9 +492,15 @@ def _finish(svc: Services, t: Tournament, changes: list[Change]) -> None:
                 me, final_rank=rank, tiebreaks=tiebreaks).put_write(t.id)])
         except ConflictError:
             return  # changed meanwhile: the next step ranks again
-    try:
-        svc.store.transact([dataclasses.replace(t, status="finished").put_write(t)])
-    except ConflictError:
+    for _ in range(ATTEMPTS):
+        try:
+            svc.store.transact([dataclasses.replace(t, status="finished").put_write(t)])
+            break
+        except ConflictError:  # a player left meanwhile, or another step finished it
+            t = _fresh(svc, t)
+            if t.status != "running":
+                return
+    else:
         return
     logger.info("tournament finished", extra={"tournament": t.id})
     changes.append(_json(answers.TournamentFinished()))
@@ -499,35 +511,6 @@ def _finish(svc: Services, t: Tournament, changes: list[Change]) -> None:
 
 def _json(change: object) -> Change:
     return answers.to_json_fields(change)
-
-
-def standings_rows(svc: Services, t: Tournament, after: str | None = None,
-                   limit: int = PAGE_SIZE) -> tuple[list[answers.StandingShown], str | None]:
-    """One page of the standings (a query of the index), ranked; the next page's cursor
-    (the store's, with the rank the page after it starts at)."""
-    offset, cursor = _uncursor(after)
-    page = svc.tournaments.standings(t.id, limit=limit, after=cursor)
-    rows = []
-    for n, item in enumerate(page.items):
-        me = entrant_of(item)
-        rows.append(answers.StandingShown(
-            rank=me.final_rank or offset + n + 1, player=me.name, score=me.score2 / 2,
-            games=me.games, tiebreaks=list(me.tiebreaks) or None))
-    following = None if page.next is None else _cursor(offset + len(rows), page.next)
-    return rows, following
-
-
-def _cursor(offset: int, cursor: str) -> str:
-    return f"{offset}.{cursor}"
-
-
-def _uncursor(after: str | None) -> tuple[int, str | None]:
-    if after is None:
-        return 0, None
-    offset, _, cursor = after.partition(".")
-    if not offset.isdigit() or not cursor:
-        raise refused_cursor()
-    return int(offset), cursor
 
 
 def push(svc: Services, tournament_id: str, changes: list[Change]) -> int:

@@ -23,7 +23,7 @@ from numbridge.protocol import requests as req
 from numbridge.service.context import Services
 from numbridge.service.outcome import Outcome
 from numbridge.service.usecases import pages
-from numbridge.service.usecases.tournament_steps import standings_rows
+from numbridge.service.usecases.pages import PAGE_SIZE, refused_cursor
 from numbridge.store import keys
 from numbridge.store.port import BadCursor, ConflictError, Delete, Store, Write
 from numbridge.store.tournaments import (
@@ -33,6 +33,7 @@ from numbridge.store.tournaments import (
     Status,
     Tournament,
     Tournaments,
+    entrant_of,
 )
 
 ARENA_PAIRINGS_LISTED = 30
@@ -166,6 +167,35 @@ def tournament_page(svc: Services, request_id: str, tournament_id: str,
 
 def tournament(svc: Services, player: str, request: req.Tournament) -> Outcome:
     return Outcome([tournament_page(svc, request.id, request.tournament, request.after)])
+
+
+def standings_rows(svc: Services, t: Tournament, after: str | None = None,
+                   limit: int = PAGE_SIZE) -> tuple[list[answers.StandingShown], str | None]:
+    """One page of the standings (a query of the index), ranked; the next page's cursor
+    (the store's, with the rank the page after it starts at)."""
+    offset, cursor = _uncursor(after)
+    page = svc.tournaments.standings(t.id, limit=limit, after=cursor)
+    rows = []
+    for n, item in enumerate(page.items):
+        me = entrant_of(item)
+        rows.append(answers.StandingShown(
+            rank=me.final_rank or offset + n + 1, player=me.name, score=me.score2 / 2,
+            games=me.games, tiebreaks=list(me.tiebreaks) or None))
+    following = None if page.next is None else _cursor(offset + len(rows), page.next)
+    return rows, following
+
+
+def _cursor(offset: int, cursor: str) -> str:
+    return f"{offset}.{cursor}"
+
+
+def _uncursor(after: str | None) -> tuple[int, str | None]:
+    if after is None:
+        return 0, None
+    offset, _, cursor = after.partition(".")
+    if not offset.isdigit() or not cursor:
+        raise refused_cursor()
+    return int(offset), cursor
 
 
 def _rating(svc: Services, player: str, t: Tournament) -> float:
