@@ -99,7 +99,7 @@ def _list(args: argparse.Namespace) -> int:
         found = Tournaments(store)
         for status in STATUSES:
             for t in found.all_in_status(status):
-                extent = (f"{t.ends_ms and (t.ends_ms - t.starts_ms) // 60_000} min"
+                extent = (f"{((t.ends_ms or t.starts_ms) - t.starts_ms) / 60_000:g} min"
                           if t.kind == "arena" else f"round {t.round}/{t.rounds or '?'}")
                 print(f"{t.id}  {t.status:<8}  {t.kind:<11}  {t.room:<10}  "
                       f"{_when(t.starts_ms)}  {extent}  {t.players} players  "
