@@ -188,7 +188,13 @@ def board_now(player: Page) -> list[dict[str, str]]:
 
 
 def version(player: Page) -> int:
-    return int(player.page.locator("#game-title").inner_text().split()[-1].lstrip("v"))
+    """The shown game's version: kept in the title's data for support, never shown."""
+    return int(player.page.locator("#game-title").get_attribute("data-v") or "-1")
+
+
+def shown_game_id(player: Page) -> str:
+    """The shown game's id: kept in the title's data for support, never shown."""
+    return str(player.page.locator("#game-title").get_attribute("data-game") or "")
 
 
 def shown_past(player: Page, before: int, what: str) -> None:

@@ -29,6 +29,7 @@ from browser_kit import (
     eventually,
     my_move_or_end,
     play_one_turn,
+    shown_game_id,
     shown_past,
     version,
 )
@@ -195,7 +196,7 @@ def test_propose_accept_and_place(browser: Any, server: LocalServer) -> None:
         if seen["ana"] == "mistake":
             for player in (ana, bob):
                 text = player.page.locator("#log li[data-kind=mistake]").first.inner_text()
-                assert re.search(rf"mistake — {digit} does not go at \({r},{c}\)", text)
+                assert re.search(rf"mistake — {digit} does not go at \({r + 1},{c + 1}\)", text)
         bob.page.wait_for_selector("#status-line.mine")
         # The move, a new hand (unless a mistake's tile came back from the bag), the turn.
         eventually(lambda: version(ana) == version(bob) in (2, 3), "both at the move's version")
@@ -248,9 +249,7 @@ def test_reconnect_catches_up_with_sync(browser: Any, server: LocalServer) -> No
         assert ana.page.locator("#log li").last.inner_text() == bob_log.replace(
             "bob (you)", "bob"
         )
-        assert ana.page.locator("#game-title").inner_text().split()[-1] == (
-            bob.page.locator("#game-title").inner_text().split()[-1]
-        )
+        assert version(ana) == version(bob)
         ana.shot("reconnected")
 
         assert ana.problems == [] and bob.problems == [], ana.problems + bob.problems
@@ -459,7 +458,7 @@ def resign(player: Page) -> None:
 
 def shown_game(player: Page) -> str:
     """The id of the game shown, from its title."""
-    return str(player.page.locator("#game-title .gid").inner_text().split()[0])
+    return shown_game_id(player)
 
 
 def test_watch_a_game_from_a_third_browser(browser: Any, server: LocalServer) -> None:

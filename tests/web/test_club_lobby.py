@@ -28,6 +28,7 @@ from browser_kit import (
     fresh_name,
     open_with_token,
     propose,
+    shown_game_id,
 )
 from e2e_server import LocalServer
 
@@ -55,7 +56,7 @@ def actions(frames: list[dict[str, Any]]) -> list[str]:
 
 
 def shown_game(player: Page) -> str:
-    return str(player.page.locator("#game-title .gid").inner_text().split()[0])
+    return shown_game_id(player)
 
 
 def in_a_game(player: Page) -> None:
@@ -295,8 +296,7 @@ def test_a_new_tab_opens_the_game_at_the_players_move(browser: Any, club: LocalS
         propose(bob, colour="blue")
         ana.page.click("#to-club")
         ana.page.locator(f"#proposals li.proposal[data-by='{bob.name}'] button.accept").click()
-        eventually(lambda: ana.page.locator("#game-title .gid").count()
-                   and shown_game(ana) != first, "ana in the second game", shown=ana)
+        eventually(lambda: shown_game(ana) not in ("", first), "ana in the second game", shown=ana)
         second = shown_game(ana)
         assert ana.page.locator("#status-line.mine").count() == 0
 
@@ -304,8 +304,8 @@ def test_a_new_tab_opens_the_game_at_the_players_move(browser: Any, club: LocalS
         tab = ana.context.new_page()
         tab.goto(f"{club.url}/?token={club.token(ana.name)}")
         tab.wait_for_selector("#conn[data-state=open]")
-        tab.wait_for_selector("#game-title .gid")
-        eventually(lambda: tab.locator("#game-title .gid").inner_text().split()[0] == first,
+        tab.wait_for_selector("#game-title[data-game]")
+        eventually(lambda: tab.locator("#game-title").get_attribute("data-game") == first,
                    f"the tab opens {first} (not {second})")
         tab.wait_for_selector("#status-line.mine")
         chips = tab.locator("#in-play button.in-play")
@@ -313,7 +313,7 @@ def test_a_new_tab_opens_the_game_at_the_players_move(browser: Any, club: LocalS
         assert tab.locator("#in-play button.in-play.mine").get_attribute("data-game") == first
         # The header's other game opens with a tap.
         tab.click(f"#in-play button.in-play[data-game='{second}']")
-        eventually(lambda: tab.locator("#game-title .gid").inner_text().split()[0] == second,
+        eventually(lambda: tab.locator("#game-title").get_attribute("data-game") == second,
                    "the second game from the header")
         assert ana.problems == bob.problems == [], ana.problems + bob.problems
     finally:

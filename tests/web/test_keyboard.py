@@ -19,6 +19,7 @@ from browser_kit import (
     open_with_token,
     play_one_turn,
     propose,
+    shown_game_id,
     shown_past,
     version,
 )
@@ -27,6 +28,16 @@ from e2e_server import LocalServer
 
 FOCUSED = "() => document.activeElement && (document.activeElement.id || '')"
 FOCUSED_CELL = "() => document.activeElement && document.activeElement.dataset.index"
+FOCUS_RING = """() => {
+  const ring = document.querySelector('#board svg g.focus-ring');
+  const line = ring && ring.querySelector('.focus-line');
+  return line && {
+    over: line.getAttribute('points')
+      === document.activeElement.querySelector('polygon').getAttribute('points'),
+    last: ring.parentNode.lastElementChild === ring,
+    width: getComputedStyle(line).strokeWidth,
+  };
+}"""
 HEARD = """() => { window.__heard = [];
   new MutationObserver(() => window.__heard.push(document.querySelector('#announcer').textContent))
     .observe(document.querySelector('#announcer'), { childList: true, subtree: true }); }"""
@@ -112,11 +123,11 @@ def test_a_whole_game_from_the_keyboard(browser: Any, club: LocalServer) -> None
         keys.press("b")
         assert page.evaluate(FOCUSED_CELL) is not None
         assert page.locator("#board g.cell[tabindex='0']").count() == 1
-        stroke = page.evaluate(
-            "() => getComputedStyle(document.activeElement.querySelector('polygon')).strokeWidth")
-        assert stroke == "5px", stroke
+        # The focus shows as a ring of its own, painted over the cell's neighbours.
+        ring = page.evaluate(FOCUS_RING)
+        assert ring == {"over": True, "last": True, "width": "5px"}, ring
         label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
-        assert re.match(r"row \d, column \d, ", label), label
+        assert re.match(r"row [1-6], column [1-6], ", label), label
 
         dealt = board_now(kit)
         size = 6
@@ -259,7 +270,7 @@ def test_the_action_keys_swap_offer_answer_adjourn_resign_and_rematch(
             player.page.wait_for_selector("#result:not([hidden])")
 
         # M offers a rematch; N declines it; M again, and Y deals the new game.
-        game = kay.page.locator("#game-title .gid").inner_text().split()[0]
+        game = shown_game_id(kay)
         keys_of[lee.name].press("m")
         kay.page.wait_for_selector("#actions button.accept-rematch")
         keys_of[kay.name].press("n")
@@ -271,8 +282,8 @@ def test_the_action_keys_swap_offer_answer_adjourn_resign_and_rematch(
         kay.page.wait_for_selector("#actions button.accept-rematch")
         keys_of[kay.name].press("y")
         for player in (lee, kay):
-            eventually(lambda p=player: p.page.locator("#game-title .gid").inner_text().split()[0]
-                       != game, f"{player.name}: the rematch shown")
+            eventually(lambda p=player: shown_game_id(p) != game,
+                       f"{player.name}: the rematch shown")
         assert lee.problems == [] and kay.problems == [], lee.problems + kay.problems
     finally:
         lee.close()

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_kit import Page, eventually, fresh_name, open_with_token, play_the_bot, version
+from browser_kit import (
+    Page,
+    eventually,
+    fresh_name,
+    open_with_token,
+    play_the_bot,
+    shown_game_id,
+    version,
+)
 from e2e_server import LocalServer
 
 # A page that can be told it is hidden (as if another tab were in front), and that counts
@@ -54,7 +62,7 @@ def test_your_move_noticed_while_hidden_and_the_screen_kept_awake(browser: Any,
         open_with_token(nia, club)
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         play_the_bot(nia, room="blitz", colour="blue")
-        game = page.locator("#game-title .gid").inner_text().split()[0]
+        game = shown_game_id(nia)
         # On the clock and shown: the screen is asked to stay on.
         eventually(lambda: page.evaluate("() => window.__locks.asked") == 1, "the wake lock asked")
         assert page.get_attribute("html", "data-awake") == "1"

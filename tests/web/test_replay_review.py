@@ -116,8 +116,9 @@ def test_the_game_header_shows_the_boards_grade(browser: Any, club: LocalServer,
             assert badge.get_attribute("data-grade") == view["grade"]
             reading = say(lang, f"review.reading.{view['grade']}")
             assert badge.inner_text() == say(lang, "game.grade", reading=reading)
-            # The title's last word is still the game's version (tests read it there).
-            assert page.locator("#game-title").inner_text().split()[-1].startswith("v")
+            # The game's id and version are kept out of sight, in the title's data.
+            assert game not in page.locator("#game-title").inner_text()
+            assert page.locator("#game-title").get_attribute("data-game") == game
             assert player.problems == [], player.problems
         finally:
             player.close()

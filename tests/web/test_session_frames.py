@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from browser_kit import Page, eventually, fresh_name
+from browser_kit import Page, eventually, fresh_name, shown_game_id
 
 FIXTURE = Path(__file__).resolve().parents[2] / "bench" / "session_frames.json"
 # What the client sent while it polled the lobby (proposals every 4 s, live games every
@@ -141,7 +141,7 @@ def session(browser: Any, club: Any) -> dict[str, dict[str, Any]]:
         watcher = Recorder(cy)
         cy.page.goto(f"{club.url}/?token={club.token(cy_name)}")
         cy.wait_connected()
-        game = ana.page.locator("#game-title .gid").inner_text().split()[0]
+        game = shown_game_id(ana)
         row = cy.page.locator(f"#live li.live-game[data-game='{game}']")
         eventually(row.count, "the game listed to the watcher")
         watcher.start()

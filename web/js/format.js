@@ -8,7 +8,9 @@ export const SEATS = ['blue', 'red'];
 export const BLOCKS = ['regular', 'irregular'];
 
 export const other = (seat) => (seat === 'blue' ? 'red' : 'blue');
-export const cellText = (cell) => `(${cell[0]},${cell[1]})`;
+/** A cell (the wire's 0-based `[row, column]`) as players read it: counted from 1, as the
+ * rule pages and the board's labels count rows and columns. */
+export const cellText = (cell) => `(${cell[0] + 1},${cell[1] + 1})`;
 /** A variant as the language's rule page names it (Bridge: Γέφυρα, Ponte, Мост, Puente). */
 export const variantName = (variant) => (VARIANTS.includes(variant) ? t(`variant.${variant}`) : variant);
 /** A block layout (`regular`, `irregular`) in words. */

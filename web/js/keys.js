@@ -46,10 +46,28 @@ function pressAction(keyDef) {
 }
 
 /** The board's tab stop, focused (the board is one stop in the page's tab order). */
-function focusBoard() {
+function focusBoard(options) {
   const cell = $('#board g.cell[tabindex="0"]') || $('#board g.cell');
-  if (cell) cell.focus();
+  if (cell) cell.focus(options);
   return Boolean(cell);
+}
+
+let lastInput = 'pointer'; // what the player last used: 'key' or 'pointer'
+
+/**
+ * A game just opened: if the focus was lost on the way (the button that opened it went
+ * with the club, leaving it on <body>), it lands in the game — on the board's tab stop
+ * for a player on the keyboard, else on the game's heading (read out, and one Tab from
+ * the board).
+ */
+export function focusIntoGame() {
+  const active = document.activeElement;
+  if (active && active !== document.body && active.getClientRects().length) return;
+  if (lastInput === 'key' && focusBoard({ preventScroll: true })) return;
+  const title = $('#game-title');
+  if (!title) return;
+  title.tabIndex = -1;
+  title.focus({ preventScroll: true });
 }
 
 function helpPanel() {
@@ -90,6 +108,8 @@ export function attachKeys() {
     onclick: () => showHelp($('#keys-help').hidden),
   }, t('keys.button'));
   $('#top').append(open);
+  document.addEventListener('keydown', () => { lastInput = 'key'; }, true);
+  document.addEventListener('pointerdown', () => { lastInput = 'pointer'; }, true);
   document.addEventListener('keydown', (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || inField(event.target)) return;
     if (event.key === '?') {

@@ -35,6 +35,7 @@ import { attachNotices, noticeMove } from './notice.js';
 import { tickClocks } from './panels.js';
 import { activateCell, onPageKey } from './play.js';
 import { renderPage } from './render-page.js';
+import { askEarlier, collectEarlier } from './replay-earlier.js';
 import { askAboutServer } from './server-ask.js';
 import { limitConnections, loginRefused, settleServer, toConfirm } from './servers.js';
 import { onGameChange, openGame, reopenRemembered, watchGame } from './shown-game.js';
@@ -49,7 +50,10 @@ const app = {
 app.conn = new Connection({
   url: () => auth.server || `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/`,
   freshToken: (token) => freshToken(app, token),
-  onFrame: (frame, pending) => onFrame(app, frame, pending),
+  onFrame: (frame, pending) => {
+    collectEarlier(frame);
+    onFrame(app, frame, pending);
+  },
   onOpen,
   onState: () => showConnState(app),
   onNeverOpened: () => explainRefusal(app),
@@ -60,6 +64,7 @@ app.store = new GameStore(app.request, (game, change) => {
   onGameChange(app, game, change);
   announceChange(app, game, change);
   noticeMove(game, change);
+  askEarlier(app, game, change);
 });
 app.lobby = new Lobby({
   request: app.request,

@@ -13,7 +13,10 @@ import {
 } from './format.js';
 import { fmtList, fmtUnit, t } from './i18n.js';
 import { clockNow, features, isSpectator, secondOfPair } from './reducer.js';
-import { clampStep, lastStep, movesOf, moveText, positionAt } from './replay.js';
+import {
+  clampStep, lastStep, movesOf, moveText, positionAt, replayLog, replayPanelView,
+} from './replay.js';
+import { replaying } from './replay-controls.js';
 
 /**
  * @typedef {object} PanelContext
@@ -33,7 +36,8 @@ import { clampStep, lastStep, movesOf, moveText, positionAt } from './replay.js'
  * @property {'flat'|'turned'} sides  how the board lies: the words for each colour's sides
  */
 
-export function renderPanels(ctx) {
+export function renderPanels(shown) {
+  const ctx = replaying(shown.game) ? replayContext(shown) : shown;
   renderTitle(ctx);
   renderStatus(ctx);
   renderPlayers(ctx);
@@ -46,9 +50,25 @@ export function renderPanels(ctx) {
   $('#hint').textContent = ctx.hint || defaultHint(ctx);
 }
 
+/**
+ * A replay's panels follow the replay: the game as it stood at the step shown (status,
+ * clocks, tiles, mistakes, bag, the Moves card up to it), with the finished game's own
+ * view kept for what is done now (`finished`: the rematch, the replay's buttons).
+ */
+function replayContext(ctx) {
+  const { game, ui } = ctx;
+  const step = ui.step === null || ui.step === undefined ? lastStep(game.record) : clampStep(game.record, ui.step);
+  return {
+    ...ctx,
+    finished: game.view,
+    game: { ...game, view: replayPanelView(game.record, step, game.view), log: replayLog(game.record, step, game.view) },
+  };
+}
+
 const nameOf = (view, seat) => (view.players[seat] ? view.players[seat].name : seatName(seat));
 
-function renderTitle({ game }) {
+function renderTitle(ctx) {
+  const { game } = ctx;
   const view = game.view;
   fill($('#game-title'),
     `${variantName(view.variant)} · ${view.size}×${view.size} · `,
@@ -56,17 +76,26 @@ function renderTitle({ game }) {
       room: roomName(view.room), blocks: blocksName(view.options.blocks), count: view.options.clues,
     })),
     isSpectator(view) ? h('span', { class: 'badge watching' }, t('game.watching_badge')) : null,
-    // Before the id: the title's last word stays the version.
     view.grade ? h('span', { class: 'badge grade', dataset: { grade: view.grade } },
-      t('game.grade', { reading: gradeName(view.grade) })) : null,
-    h('span', { class: 'muted small gid' }, ` ${game.id} · v${view.v}`));
+      t('game.grade', { reading: gradeName(view.grade) })) : null);
+  // The game's id and version are for support, not for players: kept out of sight, in
+  // the title's data and its tooltip.
+  const title = $('#game-title');
+  title.dataset.game = game.id;
+  title.dataset.v = String((ctx.finished || view).v);
+  title.title = `${game.id} · v${(ctx.finished || view).v}`;
 }
 
 function renderStatus({ game, sides }) {
   const view = game.view;
   const node = $('#status-line');
   node.className = '';
-  if (view.status === 'finished') {
+  if (view.status === 'replay') {
+    node.className = `replay${view.turn ? ` turn ${view.turn}` : ''}`;
+    fill(node,
+      view.step ? t('replay.status', { k: view.step, n: view.steps }) : t('replay.status_deal'),
+      view.turn ? [' · ', h('span', { class: `seat-dot ${view.turn}` }), t('status.to_move', { name: nameOf(view, view.turn) })] : null);
+  } else if (view.status === 'finished') {
     node.className = 'finished';
     fill(node, resultText(view.result, view.players, view.variant, view.you, sides));
   } else if (view.status === 'adjourned') {
@@ -98,7 +127,7 @@ function renderPlayers({ game, sides }) {
   const showPresence = features(view).presence;
   fill($('#players'), ...SEATS.map((seat) => {
     const player = view.players[seat] || { name: seat, hand_size: 0, mistakes: 0, clock_ms: null };
-    const moving = view.status === 'playing' && view.turn === seat;
+    const moving = (view.status === 'playing' || view.status === 'replay') && view.turn === seat;
     const goal = domains ? t('player.goal_domains') : goalText(seat, sides);
     return h('div', { class: `player ${seat}${moving ? ' moving' : ''}${view.you === seat ? ' you' : ''}`, dataset: { seat } },
       h('div', { class: 'player-name' },
@@ -118,7 +147,7 @@ function renderPlayers({ game, sides }) {
 function renderHand({ game, ui, selectTile }) {
   const view = game.view;
   const holder = $('#hand');
-  $('#hand-row').hidden = view.status === 'finished';
+  $('#hand-row').hidden = view.status === 'finished' || view.status === 'replay';
   if (!view.you) {
     fill(holder, h('span', { class: 'muted small' }, t('hand.watching')));
     return;
@@ -163,9 +192,12 @@ function playActions(ctx, items) {
   }
   items.push(h('span', { class: 'sep' }));
   if (offers.draw === them) {
-    items.push(h('span', { class: 'offer' }, t('action.draw_offered_by', { name: theirName })));
-    items.push(button(t('action.accept_draw'), 'accept-draw primary', () => act('accept_draw')));
-    items.push(button(t('action.decline'), 'decline-draw', () => act('decline_draw')));
+    // The offer and its two answers stay together on one row.
+    items.push(h('span', { class: 'offer-group' },
+      h('span', { class: 'offer' }, t('action.draw_offered_by', { name: theirName })),
+      h('span', { class: 'offer-answers' },
+        button(t('action.accept_draw'), 'accept-draw primary', () => act('accept_draw')),
+        button(t('action.decline'), 'decline-draw', () => act('decline_draw')))));
   } else {
     items.push(button(offers.draw === me ? t('action.draw_offered') : t('action.offer_draw'), 'offer-draw',
       () => act('offer_draw'), offers.draw !== me));
@@ -195,9 +227,11 @@ function rematchActions({ game, act, playAgain }, items) {
   const offer = view.offers.rematch;
   if (view.rematch) return; // dealt already: its state opens the new game
   if (offer === them) {
-    items.push(h('span', { class: 'offer' }, t('action.rematch_offered_by', { name: nameOf(view, them) })));
-    items.push(button(t('action.accept_rematch'), 'accept-rematch primary', () => act('accept_rematch')));
-    items.push(button(t('action.decline'), 'decline-rematch', () => act('decline_rematch')));
+    items.push(h('span', { class: 'offer-group' },
+      h('span', { class: 'offer' }, t('action.rematch_offered_by', { name: nameOf(view, them) })),
+      h('span', { class: 'offer-answers' },
+        button(t('action.accept_rematch'), 'accept-rematch primary', () => act('accept_rematch')),
+        button(t('action.decline'), 'decline-rematch', () => act('decline_rematch')))));
   } else {
     items.push(button(offer === me ? t('action.rematch_offered') : t('action.offer_rematch'), 'offer-rematch',
       () => act('offer_rematch'), offer !== me, t('action.rematch_title')));
@@ -205,7 +239,10 @@ function rematchActions({ game, act, playAgain }, items) {
 }
 
 function renderActions(ctx) {
-  const { game, ui, act, resign, askRecord, unwatch } = ctx;
+  const { ui, act, resign, askRecord, unwatch } = ctx;
+  // A replay's buttons are the finished game's: what can be done now, not at the step shown.
+  const game = ctx.finished ? { ...ctx.game, view: ctx.finished } : ctx.game;
+  ctx = { ...ctx, game };
   const view = game.view;
   const holder = $('#actions');
   const items = [];
@@ -349,6 +386,9 @@ function renderRecord({ game, ui, replay, sides }) {
 
 function buildRecord(holder, record, replay) {
   holder.dataset.game = record.game;
+  // The replay opens where the end-of-game notice was shown: the notice goes (the result
+  // stays in the status line and the result card), so it covers none of the replay.
+  for (const note of document.querySelectorAll('#toasts .toast:not(.error)')) note.remove();
   const players = record.players || {};
   const moves = movesOf(record);
   const options = record.options || {};
@@ -378,9 +418,10 @@ function buildRecord(holder, record, replay) {
     h('p', { id: 'replay-end', class: 'replay-end', hidden: true }),
     h('div', { class: 'moves-scroll' },
       h('table', { class: 'moves' },
-        h('thead', {}, h('tr', {}, h('th', { class: 'num' }, '#'), h('th', {}, t('moves.player')),
-          h('th', {}, t('moves.action_head')), h('th', {}, t('moves.cell')), h('th', { class: 'num' }, t('moves.digit')),
-          h('th', {}, t('moves.paid')), h('th', { class: 'num' }, t('moves.time')))),
+        h('thead', {}, h('tr', {}, h('th', { class: 'num', scope: 'col' }, '#'),
+          h('th', { scope: 'col' }, t('moves.player')), h('th', { scope: 'col' }, t('moves.action_head')),
+          h('th', { scope: 'col' }, t('moves.cell')), h('th', { class: 'num', scope: 'col' }, t('moves.digit')),
+          h('th', { scope: 'col' }, t('moves.paid')), h('th', { class: 'num', scope: 'col' }, t('moves.time')))),
         h('tbody', {}, moves.map((move, k) => h('tr', {
           class: `${move.seat}${move.mistake ? ' mistake' : ''}`,
           dataset: { step: k + 1 },
@@ -413,7 +454,8 @@ export function defaultHint({ game, digit }) {
 
 /** The running clocks, written in place (no re-render) a few times a second. */
 export function tickClocks(game, serverNow) {
-  if (!game || !game.view) return;
+  // A replay's clocks are the step's, drawn with the players (renderPlayers).
+  if (!game || !game.view || replaying(game)) return;
   const view = game.view;
   for (const node of document.querySelectorAll('.game-clock')) {
     const left = clockNow(view, node.dataset.seat, serverNow);

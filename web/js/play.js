@@ -11,11 +11,22 @@ import { selectedDigit, shownGame } from './ui-state.js';
 const HINT_MS = 4000;
 const RESIGN_ARMED_MS = 4000;
 
+// What a hint explains: the shown game as it stood (a hint outlives no move, e.g. "It is
+// not your move" once the move is yours).
+const hintKey = (game) => (game && game.view ? `${game.id}|${game.view.v}|${game.view.status}|${game.view.turn}` : '');
+
 export function hint(app, text) {
   app.ui.hint = text;
+  app.ui.hintFor = hintKey(shownGame(app));
   app.ui.hintUntil = Date.now() + HINT_MS;
   app.render();
   setTimeout(app.render, HINT_MS + 50);
+}
+
+/** The passing hint to show now for `game`, or null: gone after its time or once the game moved on. */
+export function currentHint(app, game) {
+  const { ui } = app;
+  return ui.hintUntil > Date.now() && ui.hintFor === hintKey(game) ? ui.hint : null;
 }
 
 /** An in-game action for the shown game. */
@@ -122,6 +133,7 @@ export function onPageKey(app, event) {
   if (event.key === 'Escape') {
     app.ui.tile = null;
     app.ui.clue = null;
+    app.ui.resignArmed = 0; // "Really resign?" asked: Escape says no
     app.render();
   } else if (/^[1-9]$/.test(event.key)) {
     const index = (game.view.hand || []).indexOf(Number(event.key));

@@ -5,10 +5,11 @@
 import { playAgain, renderHeader, screenOf } from './club.js';
 import { $ } from './dom.js';
 import { fitGame, reveal } from './game-layout.js';
+import { focusIntoGame } from './keys.js';
 import { noticeShown } from './notice.js';
 import { renderPanels, tickClocks } from './panels.js';
 import { renderRace } from './race-panel.js';
-import { act, resign, selectTile, takeClue } from './play.js';
+import { act, currentHint, resign, selectTile, takeClue } from './play.js';
 import { replayBoard, replayTo, replaying, togglePlay } from './replay-controls.js';
 import { fetchRecord, stopWatching } from './shown-game.js';
 import { selectedDigit, shownGame } from './ui-state.js';
@@ -43,7 +44,7 @@ export function renderPage(app) {
   const digit = selectedDigit(app, game);
   renderPanels({
     game, ui, digit, summary: app.lobby.summary(game.id), sides: app.board.turned ? 'turned' : 'flat',
-    hint: ui.hintUntil > Date.now() ? ui.hint : null,
+    hint: currentHint(app, game),
     act: (action, fields, after) => act(app, action, fields, after),
     selectTile: (index) => selectTile(app, index),
     takeClue: () => takeClue(app),
@@ -61,5 +62,6 @@ export function renderPage(app) {
   if (ui.reveal) {
     ui.reveal = false;
     reveal();
+    focusIntoGame();
   }
 }

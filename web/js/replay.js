@@ -17,7 +17,7 @@
  * `reviewSummary` words the players' summaries and the board's `grade`. */
 
 import { blockSummary } from './geometry.js';
-import { cellText, seatName } from './format.js';
+import { cellText, resultText, seatName } from './format.js';
 import { t } from './i18n.js';
 
 /** Record actions that are a turn (the others are club actions: resign, draw, ...). */
@@ -144,6 +144,138 @@ export function mistakeAt(record, position) {
   const move = position.move;
   if (!move || move.action !== 'place' || !move.mistake || !Array.isArray(move.cell)) return null;
   return { index: move.cell[0] * record.size + move.cell[1], digit: move.digit, seat: move.seat };
+}
+
+/** Who moves after step `k`: the seat of the next turn entry; null when none is left. */
+export function nextMover(record, k) {
+  const next = movesOf(record).slice(clampStep(record, k)).find((move) => TURN_ACTIONS.has(move.action));
+  return next ? next.seat : null;
+}
+
+/**
+ * Each player's game clock after step `k`: the game's time less the time of that
+ * player's turns so far (the record's own clocks at the end); null without a game clock.
+ */
+export function clocksAt(record, k) {
+  const gameMs = record.options && record.options.game_ms;
+  if (typeof gameMs !== 'number') return { blue: null, red: null };
+  if (clampStep(record, k) === lastStep(record) && record.clock_ms) return { ...record.clock_ms };
+  const clocks = { blue: gameMs, red: gameMs };
+  for (const move of movesOf(record).slice(0, clampStep(record, k))) {
+    if (move.seat in clocks && typeof move.time_ms === 'number') clocks[move.seat] -= move.time_ms;
+  }
+  return { blue: Math.max(0, clocks.blue), red: Math.max(0, clocks.red) };
+}
+
+const HAND = 3; // tiles a hand refills to (docs/rules.md §3)
+
+/**
+ * How many tiles are in the bag and in each hand after step `k` (docs/rules.md §3): one
+ * tile per empty cell, three to each hand at the deal (blue first), the rest in the bag;
+ * a correct tile leaves the game, a mistake's and a take's price and an exchanged hand
+ * go back to the bag, and the mover's hand refills to three after each turn — except
+ * after a take that cost two, which waits for the taker's next turn.
+ */
+export function tilesAt(record, k) {
+  let bag = [...record.givens].filter((d) => d === '.').length;
+  const hands = { blue: 0, red: 0 };
+  const draw = (seat) => {
+    const got = Math.min(HAND - hands[seat], bag);
+    if (got > 0) {
+      hands[seat] += got;
+      bag -= got;
+    }
+  };
+  draw('blue');
+  draw('red');
+  for (const move of movesOf(record).slice(0, clampStep(record, k))) {
+    const seat = move.seat;
+    if (!(seat in hands) || !TURN_ACTIONS.has(move.action)) continue;
+    let refill = true;
+    if (move.action === 'place') {
+      hands[seat] = Math.max(0, hands[seat] - 1);
+      if (move.mistake) bag += 1;
+    } else if (move.action === 'take') {
+      const paid = Array.isArray(move.discarded) ? move.discarded.length : 0;
+      hands[seat] = Math.max(0, hands[seat] - paid);
+      bag += paid;
+      refill = paid < 2;
+    } else if (move.action === 'exchange') {
+      bag += hands[seat];
+      hands[seat] = 0;
+    }
+    if (refill) draw(seat);
+  }
+  return { bag, hands };
+}
+
+/**
+ * The side panel's view at step `k` of a replay: the finished game's `view` with what
+ * the position changes — whose move is next, each player's clock, tiles and mistakes,
+ * the bag, the Domains block table, and the result only at the end. No presence: who
+ * is online now says nothing about the game as it was.
+ */
+export function replayPanelView(record, k, view) {
+  const step = clampStep(record, k);
+  const atEnd = step === lastStep(record);
+  const position = positionAt(record, step);
+  const clocks = clocksAt(record, step);
+  const tiles = tilesAt(record, step);
+  const players = {};
+  for (const seat of ['blue', 'red']) {
+    const { online, ...player } = (view.players && view.players[seat]) || {};
+    players[seat] = {
+      ...player,
+      name: player.name ?? record.players?.[seat] ?? seatName(seat),
+      mistakes: position.mistakes[seat] || 0,
+      clock_ms: clocks[seat],
+      hand_size: tiles.hands[seat],
+    };
+  }
+  const replay = {
+    ...view,
+    status: atEnd ? 'finished' : 'replay',
+    turn: atEnd ? null : nextMover(record, step),
+    players,
+    bag: tiles.bag,
+    moves: position.turns,
+    step,
+    steps: lastStep(record),
+    result: atEnd ? view.result ?? record.result : null,
+  };
+  if ((view.variant || record.options?.variant) === 'domains') {
+    replay.block_table = blockSummary(record.size, record.layout, position.owners).table;
+  }
+  return replay;
+}
+
+// A record entry's kind as the live Moves card names its event (journal.js: the event's type).
+const LOG_KIND = {
+  place: 'placed', take: 'taken', exchange: 'exchanged', swap: 'swapped', pass: 'passed',
+  adjourn: 'adjourned', auto_adjourn: 'adjourned', resume: 'resumed',
+};
+
+/**
+ * The Moves card at step `k` of a replay: each entry up to it in words, numbered as the
+ * moves table is; at the end the result, as the live card said it (the finished game's
+ * `view`: names and the viewer's seat).
+ */
+export function replayLog(record, k, view = null) {
+  const players = record.players || {};
+  const step = clampStep(record, k);
+  const lines = movesOf(record).slice(0, step).map((move, j) => ({
+    kind: move.mistake ? 'mistake' : LOG_KIND[move.action] || move.action,
+    seat: move.seat,
+    text: `${j + 1}. ${entryText(move, players)}`,
+    step: j + 1,
+  }));
+  const result = (view && view.result) || record.result;
+  if (step === lastStep(record) && result) {
+    const names = view && view.players ? view.players : { blue: { name: players.blue }, red: { name: players.red } };
+    // The sides unnamed, as the live line (journal.js): the screen, and so the board, may turn.
+    lines.push({ kind: 'finished', seat: null, text: resultText(result, names, record.options?.variant, view?.you ?? null, null) });
+  }
+  return lines;
 }
 
 /** The cell the step's entry was about (to mark it on the board), or null. */

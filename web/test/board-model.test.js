@@ -80,17 +80,17 @@ test('a cell\'s name says where it is, what is on it and whose it is, in words',
   useLanguage('en');
   const cells = cellStates(model({ digit: 7, candidates: new Set([2]), solution: '912345678' }));
   const names = cells.map((cell) => cellLabel(cell, 7));
-  assert.equal(names[0], 'row 0, column 0, clue .');
-  assert.equal(names[1], 'row 0, column 1, 3, blue’s');
-  assert.equal(names[4], 'row 1, column 1, 5');
-  assert.equal(names[8], 'row 2, column 2, clue 1, taken by red');
-  assert.equal(names[2], 'row 0, column 2, empty (the solution: 2)');
+  assert.equal(names[0], 'row 1, column 1, clue .');
+  assert.equal(names[1], 'row 1, column 2, 3, blue’s');
+  assert.equal(names[4], 'row 2, column 2, 5');
+  assert.equal(names[8], 'row 3, column 3, clue 1, taken by red');
+  assert.equal(names[2], 'row 1, column 3, empty (the solution: 2)');
   const unsolved = cellStates(model({ digit: 7, candidates: new Set([2]) }));
-  assert.equal(cellLabel(unsolved[2], 7), 'row 0, column 2, empty, a candidate for 7');
-  assert.equal(cellLabel(unsolved[3], 7), 'row 1, column 0, empty');
+  assert.equal(cellLabel(unsolved[2], 7), 'row 1, column 3, empty, a candidate for 7');
+  assert.equal(cellLabel(unsolved[3], 7), 'row 2, column 1, empty');
   // Another language's words, the same facts.
   useLanguage('el');
-  assert.notEqual(cellLabel(unsolved[1], 7), 'row 0, column 1, 3, blue’s');
+  assert.notEqual(cellLabel(unsolved[1], 7), 'row 1, column 2, 3, blue’s');
   assert.match(cellLabel(unsolved[1], 7), /3/);
   useLanguage('en');
 });

@@ -169,10 +169,10 @@ test('results and the log read in each language', () => {
   const players = { blue: { name: 'ana' }, red: { name: 'bob' } };
   const view = { you: 'blue', moves: 7, variant: 'bridge', players };
   const expected = {
-    el: ['Κερδίζεις: οι πλευρές συνδέθηκαν (πάνω ↔ κάτω)', '7. ana (εσύ) τοποθέτησε 7 στο (4,3)'],
-    it: ['Hai vinto: lati collegati (alto ↔ basso)', '7. ana (tu) ha messo 7 in (4,3)'],
-    bg: ['Вие печелите: страните са свързани (горе ↔ долу)', '7. ana (вие) постави 7 на (4,3)'],
-    es: ['Has ganado: lados conectados (arriba ↔ abajo)', '7. ana (tú) colocó 7 en (4,3)'],
+    el: ['Κερδίζεις: οι πλευρές συνδέθηκαν (πάνω ↔ κάτω)', '7. ana (εσύ) τοποθέτησε 7 στο (5,4)'],
+    it: ['Hai vinto: lati collegati (alto ↔ basso)', '7. ana (tu) ha messo 7 in (5,4)'],
+    bg: ['Вие печелите: страните са свързани (горе ↔ долу)', '7. ana (вие) постави 7 на (5,4)'],
+    es: ['Has ganado: lados conectados (arriba ↔ abajo)', '7. ana (tú) colocó 7 en (5,4)'],
   };
   for (const [lang, [result, line]] of Object.entries(expected)) {
     useLanguage(lang);

@@ -15,11 +15,11 @@ const view = {
 
 test('turns are numbered, and the viewer is "you"', () => {
   assert.deepEqual(logEntry(view, { type: 'placed', v: 9, seat: 'blue', cell: [4, 3], digit: 7 }),
-    { kind: 'placed', seat: 'blue', text: '7. ana (you) placed 7 at (4,3)', v: 9 });
+    { kind: 'placed', seat: 'blue', text: '7. ana (you) placed 7 at (5,4)', v: 9 });
   assert.equal(logEntry(view, { type: 'mistake', v: 9, seat: 'red', cell: [1, 2], digit: 5 }).text,
-    '7. bob: mistake — 5 does not go at (1,2)');
+    '7. bob: mistake — 5 does not go at (2,3)');
   assert.equal(logEntry(view, { type: 'taken', v: 9, seat: 'red', cell: [0, 0], paid: 0 }).text,
-    '7. bob took the clue at (0,0) for free');
+    '7. bob took the clue at (1,1) for free');
 });
 
 test('folded timeouts and an automatic adjournment read as such', () => {

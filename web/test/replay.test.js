@@ -107,13 +107,13 @@ test('steps are clamped to the record', () => {
 test('moves in words', () => {
   const players = { blue: 'ana', red: 'bob' };
   const base = { digit: null, mistake: false, discarded: [], time_ms: 0, at_ms: 0 };
-  assert.equal(moveText({ ...base, seat: 'blue', action: 'place', cell: [2, 3], digit: 5 }, players), 'ana placed 5 at (2,3)');
+  assert.equal(moveText({ ...base, seat: 'blue', action: 'place', cell: [2, 3], digit: 5 }, players), 'ana placed 5 at (3,4)');
   assert.equal(moveText({ ...base, seat: 'red', action: 'place', cell: [0, 1], digit: 4, mistake: true }, players),
-    'bob: mistake — 4 does not go at (0,1)');
+    'bob: mistake — 4 does not go at (1,2)');
   assert.equal(moveText({ ...base, seat: 'red', action: 'take', cell: [1, 1], digit: 2, discarded: [2, 6] }, players),
-    'bob took the clue at (1,1) paying 2 6');
-  assert.equal(moveText({ ...base, seat: 'red', action: 'take', cell: [1, 1] }, players), 'bob took the clue at (1,1) for free');
-  assert.equal(moveText({ ...base, seat: 'red', action: 'swap', cell: [4, 4] }, players), 'bob swapped (pie rule): took over (4,4)');
+    'bob took the clue at (2,2) paying 2 6');
+  assert.equal(moveText({ ...base, seat: 'red', action: 'take', cell: [1, 1] }, players), 'bob took the clue at (2,2) for free');
+  assert.equal(moveText({ ...base, seat: 'red', action: 'swap', cell: [4, 4] }, players), 'bob swapped (pie rule): took over (5,5)');
   assert.equal(moveText({ ...base, seat: 'blue', action: 'resign', cell: null }, players), 'ana resigned');
 });
 

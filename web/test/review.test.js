@@ -53,7 +53,7 @@ test('a move in words says what the coach saw in it', () => {
   const m = BRIDGE.moves.findIndex((move) => move.mistake);
   const mistake = positionAt(BRIDGE, m + 1).move;
   const { digit, cell } = mistake.review.instead;
-  assert.ok(moveText(mistake, players).includes(`avoidable: ${digit} at (${cell[0]},${cell[1]}) was sure`));
+  assert.ok(moveText(mistake, players).includes(`avoidable: ${digit} at (${cell[0] + 1},${cell[1] + 1}) was sure`));
   const last = positionAt(BRIDGE, BRIDGE.moves.length).move;
   assert.match(moveText(last, players), /cut off/); // the winner's last move cuts the other side off
   assert.equal(reviewText({ n: 0, seat: 'blue', reading: 'guess', candidates: 3 }), 'a guess among 3 digits');

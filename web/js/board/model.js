@@ -129,7 +129,8 @@ export function stepFocus(index, key, n) {
  * selected tile's, for a candidate cell.
  */
 export function cellLabel(cell, digit = null) {
-  const at = { row: cell.r, column: cell.c, digit: cell.digit };
+  // Counted from 1, as the rule pages and the board's labels count them.
+  const at = { row: cell.r + 1, column: cell.c + 1, digit: cell.digit };
   const whose = cell.owner === 'b' ? '_blue' : cell.owner === 'r' ? '_red' : '';
   if (cell.clue) return t(`cell.clue${whose}`, at);
   if (cell.digit !== '.') return t(`cell.digit${whose}`, at);

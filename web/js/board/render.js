@@ -34,6 +34,7 @@ export function renderBoard(holder, model) {
   const refocus = active && holder.contains(active) && active.matches(':focus-visible')
     ? active.dataset.index : null;
   fill(holder, drawBoard(model));
+  followFocus(holder);
   // Under the pointer, else the cell last pressed or reached by the keys.
   lightZones(holder, model.view, model.hover ?? model.focus);
   if (refocus !== null && refocus !== undefined) {
@@ -135,17 +136,53 @@ function drawBoard(model) {
   }
 
   // Coordinates: column numbers beside the first row, row numbers beside the first column.
+  // Counted from 1, as the rule pages count rows and columns (the wire's cells stay 0-based).
   for (let c = 0; c < n; c++) {
     const [x, y] = at.columnLabel(c);
-    labels.append(s('text', { class: 'label', x: fixed(x), y: fixed(y) }, String(c)));
+    labels.append(s('text', { class: 'label', x: fixed(x), y: fixed(y) }, String(c + 1)));
   }
   for (let r = 0; r < n; r++) {
     const [x, y] = at.rowLabel(r);
-    labels.append(s('text', { class: 'label', x: fixed(x), y: fixed(y) }, String(r)));
+    labels.append(s('text', { class: 'label', x: fixed(x), y: fixed(y) }, String(r + 1)));
   }
 
-  svg.append(cells, lines, overlay, labels);
+  // The keyboard's focus, painted last: a cell's own outline lies under its neighbours'
+  // edges and the block lines, so the ring is a node of its own above them all.
+  const ring = s('g', { class: 'focus-ring', 'aria-hidden': 'true', visibility: 'hidden' },
+    s('polygon', { class: 'focus-halo' }), s('polygon', { class: 'focus-line' }));
+  svg.append(cells, lines, overlay, labels, ring);
   return svg;
+}
+
+/** The ring over cell `cell` (an element of the board), or hidden (null). */
+function placeRing(holder, cell) {
+  const ring = holder.querySelector('g.focus-ring');
+  if (!ring) return;
+  const polygon = cell && cell.querySelector('polygon');
+  if (!polygon) {
+    ring.setAttribute('visibility', 'hidden');
+    delete ring.dataset.index;
+    return;
+  }
+  for (const line of ring.children) line.setAttribute('points', polygon.getAttribute('points'));
+  ring.dataset.index = cell.dataset.index;
+  ring.setAttribute('visibility', 'visible');
+}
+
+// The holders whose ring follows the focus already.
+const ringed = new WeakSet();
+
+/** The focus ring follows the keyboard's focus among the cells (never a pointer's). */
+function followFocus(holder) {
+  if (ringed.has(holder)) return;
+  ringed.add(holder);
+  holder.addEventListener('focusin', (event) => {
+    const cell = event.target.closest && event.target.closest('g.cell');
+    placeRing(holder, cell && cell.matches(':focus-visible') ? cell : null);
+  });
+  holder.addEventListener('focusout', (event) => {
+    if (!holder.contains(event.relatedTarget)) placeRing(holder, null);
+  });
 }
 
 function segment([x1, y1], [x2, y2]) {

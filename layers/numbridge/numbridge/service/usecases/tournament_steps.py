@@ -66,7 +66,8 @@ from numbridge.service.usecases.fanout import frames
 from numbridge.service.usecases.seeking import pair_game, told_pair
 from numbridge.service.usecases.tournaments import standings_rows
 from numbridge.store import keys
-from numbridge.store.port import ConflictError, Delete, Present, Write
+from numbridge.store.games import Games
+from numbridge.store.port import MAX_BATCH_GET_KEYS, ConflictError, Delete, Present, Write
 from numbridge.store.tournaments import (
     BYE_SLOT,
     Entrant,
@@ -290,9 +291,14 @@ def count_result(svc: Services, t: Tournament, game_id: str) -> list[Change]:
 
 def _count_finished(svc: Services, t: Tournament, changes: list[Change]) -> None:
     """The backstop of a lost trigger: each game still listed as being played that has
-    finished is counted (a query of ``LIVE``)."""
-    for live in svc.tournaments.live(t.id):
-        changes += count_result(svc, t, str(live["game"]))
+    finished is counted (a query of ``LIVE``, then the games' status, read together)."""
+    games = [str(live["game"]) for live in svc.tournaments.live(t.id)]
+    for start in range(0, len(games), MAX_BATCH_GET_KEYS):
+        chunk = games[start:start + MAX_BATCH_GET_KEYS]
+        heads = svc.store.get_many([Games.state_key(game) for game in chunk])
+        for game, head in zip(chunk, heads, strict=True):
+            if head is not None and head.get("status") == "finished":
+                changes += count_result(svc, t, game)
 
 
 # ------------------------------------------------------------------ games
@@ -363,6 +369,9 @@ def _pair_arena(svc: Services, t: Tournament, changes: list[Change]) -> None:
             return
         lost = False
         for blue, red in tournament_rules.arena_pairs(free):
+            if not _still_free(svc, t.id, (blue, red)):
+                lost = True  # taken by another step meanwhile: no board dealt for nothing
+                continue
             paired = _deal(svc, t, 0, None, blue, red,
                            partial(_taken, t.id, [players[blue], players[red]]))
             if paired is None:
@@ -371,6 +380,11 @@ def _pair_arena(svc: Services, t: Tournament, changes: list[Change]) -> None:
                 changes.append(paired)
         if not lost:
             return
+
+
+def _still_free(svc: Services, tournament_id: str, names: tuple[str, str]) -> bool:
+    return all(item is not None for item in svc.store.get_many(
+        [(keys.tournament(tournament_id), keys.tournament_waiting(name)) for name in names]))
 
 
 def _taken(tournament_id: str, pair: list[Entrant], game_id: str) -> list[Write]:
