@@ -484,7 +484,8 @@ class ProposalAdded:
 class ProposalRemoved:
     kind: Literal["proposal_removed"] = "proposal_removed"
     proposal: str
-    why: Literal["withdrawn", "accepted", "lapsed"]
+    why: Literal["withdrawn", "accepted", "lapsed", "paged"]
+    """``paged``: still open, but off this subscriber's page now (another took its place)"""
 
 
 @frozen(kw_only=True)

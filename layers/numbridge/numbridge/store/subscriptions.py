@@ -16,6 +16,7 @@ in the same transaction conditioned on the item as read: at most
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from numbridge.caps import SUBSCRIPTIONS_PER_CONNECTION, TooManySubscriptions
 from numbridge.store import keys
@@ -35,6 +36,12 @@ from numbridge.store.watches import Receiver
 # As long as a connection's own item: API Gateway closes every connection after 2 h.
 SUBSCRIPTION_TTL_S = 3 * 3600
 ATTEMPTS = 8
+
+
+@dataclass(frozen=True)
+class Subscriber:
+    receiver: Receiver
+    player: str
 
 
 def _current(item: Mapping[str, object], now_ms: int) -> bool:
@@ -102,12 +109,18 @@ class Subscriptions:
 
     def receivers(self, topic: str, now_ms: int) -> list[Receiver]:
         """Every connection subscribed to a topic (each shard, every page)."""
-        found: list[Receiver] = []
+        return [s.receiver for s in self.subscribers(topic, now_ms)]
+
+    def subscribers(self, topic: str, now_ms: int) -> list[Subscriber]:
+        """Every connection subscribed to a topic, with the player it is signed in as
+        (whose page of the lobby it shows: ``club.lobby_pages``)."""
+        found: list[Subscriber] = []
         for shard in keys.topic_shards(topic):
             after: str | None = None
             while True:
                 page = self.store.query(shard, KeyRange(prefix=keys.SUB_PREFIX), after=after)
-                found += [Receiver.of(str(i["sk"]).removeprefix(keys.SUB_PREFIX), i)
+                found += [Subscriber(Receiver.of(str(i["sk"]).removeprefix(keys.SUB_PREFIX),
+                                                 i), str(i.get("player", "")))
                           for i in page.items if _current(i, now_ms)]
                 after = page.next
                 if after is None:

@@ -15,6 +15,12 @@ pushed at most every :data:`~numbridge.store.online.PUSH_EVERY_MS` (``store.onli
 ``retry`` messages (sent ahead by a waiting seek, one for each time its window
 widens) pair the seekers of that room who now fit; their games and counts reach the
 lobby through the hints those pairings publish.
+
+Pushes are page-scoped (``club.lobby_pages``): a subscriber is shown a bounded page of
+the open proposals and of the live games, its own part of each list, and is sent only the
+changes to that page — with what slides into it when an item leaves (or, ``why``
+``paged``, what a newcomer pushed out of it). The seekers' counts and the online count
+go to every subscriber; the online count when it moved by a step (``online_moved``).
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from numbridge.club import lobby_pages
+from numbridge.club.lobby_pages import Circle, online_moved, scoped, start_of
 from numbridge.protocol import answers
 from numbridge.rules.seats import is_grade
 from numbridge.service.aws.notifier import FANOUT_POSTS
@@ -32,6 +40,7 @@ from numbridge.service.observability import count, logger
 from numbridge.service.usecases.pages import MAX_FRAME_BYTES
 from numbridge.service.usecases.presence import settle_away
 from numbridge.service.usecases.seeking import retry_room
+from numbridge.service.usecases.subscribing import listed_games, open_proposals
 from numbridge.store import keys
 from numbridge.store.club import lapsed
 from numbridge.store.online import PUSH_EVERY_MS
@@ -156,14 +165,15 @@ def _game_change(svc: Services, game_id: str, seen: dict[str, Any]) -> Change | 
 
 
 def online_change(svc: Services) -> Change | None:
-    """The players online, when it moved and the last push is :data:`PUSH_EVERY_MS`
-    old; sooner, one later push is scheduled (once: claimed with a conditional write)."""
+    """The players online, when it moved by a step (``online_moved``: one below 100
+    online, a hundredth above) and the last push is :data:`PUSH_EVERY_MS` old; sooner,
+    one later push is scheduled (once: claimed with a conditional write)."""
     now = svc.clock()
     last = svc.online.last_pushed()
     due = last.sent_ms + PUSH_EVERY_MS
     if now >= due:
         players = svc.online.count()
-        if players == last.players or not svc.online.claim(
+        if not online_moved(last.players, players) or not svc.online.claim(
                 last, players=players, sent_ms=now, due_ms=0):
             return None
         return _json(answers.OnlineCount(players=players))
@@ -191,10 +201,95 @@ def frames(changes: list[Change], topic: str = TOPIC) -> list[dict[str, Any]]:
 
 
 def push(svc: Services, changes: list[Change]) -> int:
-    """Post the frames to every subscriber of the lobby; how many connections."""
+    """Post each subscriber of the lobby the changes it is to see (its pages' and every
+    count); how many connections were posted to."""
     now = svc.clock()
-    told = frames(changes)
-    subscribers = reachable(svc, svc.subscriptions.receivers(TOPIC, now), now)
-    svc.notifier.post_all({r.connection: told for r in subscribers}, at_once=FANOUT_POSTS)
-    count("LobbyFrames", len(subscribers) * len(told))
-    return len(subscribers)
+    subscribers = svc.subscriptions.subscribers(TOPIC, now)
+    current = {r.connection for r in reachable(svc, [s.receiver for s in subscribers], now)}
+    players = {s.receiver.connection: s.player for s in subscribers
+               if s.receiver.connection in current}
+    listed = [c for c in changes if c["kind"] in LISTED]
+    shared = [c for c in changes if c["kind"] not in LISTED]
+    paged = page_changes(svc, listed, players, now) if listed else {}
+    made: dict[str, list[dict[str, Any]]] = {}
+    deliveries: dict[str, list[dict[str, Any]]] = {}
+    for connection in players:
+        mine = paged.get(connection, []) + shared
+        if not mine:
+            continue
+        key = json.dumps(mine, sort_keys=True, separators=(",", ":"))
+        if key not in made:
+            made[key] = frames(mine)
+        deliveries[connection] = made[key]
+    svc.notifier.post_all(deliveries, at_once=FANOUT_POSTS)
+    count("LobbyFrames", sum(len(told) for told in deliveries.values()))
+    return len(deliveries)
+
+
+LISTED = {"proposal_added", "proposal_removed", "live_added", "live_removed"}
+
+
+def page_changes(svc: Services, listed: list[Change], players: dict[str, str],
+                 now: int) -> dict[str, list[Change]]:
+    """Each subscriber's (connection → player) changes of the listed kinds: the batch's
+    own changes that touch its pages, in the batch's order, then what its pages gained or
+    lost by them (an item sliding in, or pushed out by a newcomer: ``paged``).
+
+    The lists after the batch are read whole (one query a room, every page) and the
+    batch's own changes laid over them: the index is read eventually consistent, and a
+    proposal or game added this instant must be on its pages all the same. The lists
+    before are those less what the batch added, plus what it removed."""
+    starts = {connection: start_of(player) for connection, player in players.items()}
+    out: dict[str, list[Change]] = {connection: [] for connection in players}
+    for added_kind, removed_kind, field in (("proposal_added", "proposal_removed", "proposal"),
+                                            ("live_added", "live_removed", "game")):
+        added = {_id(c[field]): c for c in listed if c["kind"] == added_kind}
+        removed = {str(c[field]): c for c in listed if c["kind"] == removed_kind}
+        if not added and not removed:
+            continue
+        docs: dict[str, Any]
+        if field == "proposal":
+            docs = {p["id"]: p for p in open_proposals(svc, now)}
+        else:
+            docs = {g["game"]: g for g in listed_games(svc)}
+        docs.update({key: c[field] for key, c in added.items()})
+        for key in removed:
+            docs.pop(key, None)
+        after = Circle.of(docs)
+        before = Circle.of((set(docs) - set(added)) | set(removed))
+        moved = scoped(before, after, set(added) | set(removed), starts, lobby_pages.PAGE)
+        versions: dict[str, int | None] = {}
+        for connection, moves in moved.items():
+            entered, left = set(moves.entered), set(moves.left)
+            told = out[connection]
+            told += [c for c in listed if (c["kind"] == added_kind and _id(c[field]) in entered)
+                     or (c["kind"] == removed_kind and c[field] in left)]
+            for key in moves.left:
+                if key in removed:
+                    continue
+                if field == "proposal":
+                    if docs[key].get("by") != players[connection]:  # one's own stays shown
+                        told.append(_json(answers.ProposalRemoved(proposal=key, why="paged")))
+                else:
+                    told.append(_json(answers.LiveRemoved(game=key)))
+            for key in moves.entered:
+                if key in added:
+                    continue
+                if field == "proposal":
+                    told.append(_json(answers.ProposalAdded(proposal=docs[key])))
+                    continue
+                if key not in versions:
+                    versions[key] = svc.games.version(key)
+                if (v := versions[key]) is not None:
+                    told.append(_json(answers.LiveAdded(game=answers.LiveGame(**docs[key], v=v))))
+        if field == "proposal":  # a player's own proposal reaches all their connections
+            for connection, player in players.items():
+                mine = [c for key, c in added.items() if docs[key].get("by") == player
+                        and c not in out[connection]]
+                out[connection] += mine
+    return {connection: told for connection, told in out.items() if told}
+
+
+def _id(thing: Any) -> str:
+    """A listed item's id: a proposal's ``id``, a game's ``game``."""
+    return str(thing["id"] if "id" in thing else thing["game"])

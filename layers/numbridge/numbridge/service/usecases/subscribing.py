@@ -11,14 +11,17 @@ tournaments exist (none does yet: ``not_found``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from numbridge.caps import CHALLENGES_LISTED
+from numbridge.club import lobby_pages
+from numbridge.club.lobby_pages import Circle, start_of
+from numbridge.club.proposals import ProposalDoc
 from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
 from numbridge.service.context import Services
 from numbridge.service.outcome import Outcome
-from numbridge.service.usecases import pages
 from numbridge.service.usecases.tournaments import existing, tournament_page
-from numbridge.service.usecases.watching import live_page
 from numbridge.store.club import lapsed
 from numbridge.store.port import ConflictError
 
@@ -58,23 +61,55 @@ def subscribe(svc: Services, player: str, connection_id: str,
 
 
 def lobby_page(svc: Services, request_id: str, player: str) -> dict[str, object]:
-    """The lobby as it is now: each list's first page, the seekers waiting in each room,
-    the players online; and the player's own open challenges, to them and by them (a
-    challenge is pushed once, when it is made: a player away then, or on another page,
-    finds it here)."""
+    """The lobby as this player is shown it now: their page of each list (``PAGE`` open
+    proposals and ``PAGE`` live games, their own part of each list:
+    ``club.lobby_pages``; their own open proposals besides), the seekers waiting in each
+    room, the players online; and the player's own open challenges, to them and by them
+    (a challenge is pushed once, when it is made: a player away then, or on another
+    page, finds it here)."""
     now = svc.clock()
-    room_ids = list(svc.rooms.ids)
-    proposals, _ = pages.across(
-        room_ids, lambda room, limit, after: svc.proposals.in_room(room, limit=limit,
-                                                                   after=after),
-        None, keep=lambda proposal: not lapsed(proposal, now))
-    live, _ = live_page(svc)
+    start = start_of(player)
+    every = open_proposals(svc, now)
+    shown = set(Circle.of(p["id"] for p in every).page(start, lobby_pages.PAGE))
+    proposals = [p for p in every if p["id"] in shown or p.get("by") == player]
+    games = listed_games(svc)
+    watchable = set(Circle.of(g["game"] for g in games).page(start, lobby_pages.PAGE))
+    live = [answers.LiveGame(**g, v=v) for g in games
+            if g["game"] in watchable and (v := svc.games.version(g["game"])) is not None]
     return answers.LobbyAnswer(
         id=request_id, proposals=proposals,
-        seeks={room: svc.seeks.waiting(room, now) for room in room_ids},
+        seeks={room: svc.seeks.waiting(room, now) for room in svc.rooms.ids},
         live=live, online=svc.online.count(),
         challenges=svc.proposals.challenges_to(player, now, limit=CHALLENGES_LISTED),
         challenged=svc.proposals.challenges_by(player, now)).frame()
+
+
+def open_proposals(svc: Services, now: int) -> list[ProposalDoc]:
+    """Every room's open proposals, as its index lists them (every page), lapsed ones
+    left out: the list a subscriber's page is taken from."""
+    found: list[ProposalDoc] = []
+    for room in svc.rooms.ids:
+        after: str | None = None
+        while True:
+            items, after = svc.proposals.in_room(room, after=after)
+            found += [p for p in items if not lapsed(p, now)]
+            if after is None:
+                break
+    return found
+
+
+def listed_games(svc: Services) -> list[dict[str, Any]]:
+    """Every game being played in a room that may be watched (every page), without its
+    version (read only for those a page shows)."""
+    found: list[dict[str, Any]] = []
+    for room in (r.id for r in svc.rooms if r.spectators):
+        after: str | None = None
+        while True:
+            games, after = svc.playing.in_room(room, after=after)
+            found += games
+            if after is None:
+                break
+    return found
 
 
 def unsubscribe(svc: Services, player: str, connection_id: str,

@@ -1,0 +1,190 @@
+"""Page-scoped lobby pushes (docs/lobby-push.md, "Page-scoped pushes") through the real
+handlers, on both stores: a subscriber is sent the changes to its own page of each list
+and nothing else, what slides into its page comes with what left it, and the page it
+keeps from pushes alone is the page a fresh subscription answers with."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from harness import Conn, World
+from numbridge.club import lobby_pages
+
+
+def changes(conn: Conn) -> list[dict[str, Any]]:
+    return [c for f in conn.new() if f["type"] == "changes" for c in f["changes"]]
+
+
+class Kept:
+    """The lobby as a client keeps it (web/js/club-model.js): the page, then each change
+    applied by id."""
+
+    def __init__(self, page: dict[str, Any]) -> None:
+        self.proposals = {p["id"] for p in page["proposals"]}
+        self.live = {g["game"] for g in page["live"]}
+
+    def apply(self, found: list[dict[str, Any]]) -> None:
+        for c in found:
+            if c["kind"] == "proposal_added":
+                self.proposals.add(c["proposal"]["id"])
+            elif c["kind"] == "proposal_removed":
+                self.proposals.discard(c["proposal"])
+            elif c["kind"] == "live_added":
+                self.live.add(c["game"]["game"])
+            elif c["kind"] == "live_removed":
+                self.live.discard(c["game"])
+
+
+def fresh(conn: Conn) -> dict[str, Any]:
+    assert conn.ask("unsubscribe", topic="lobby")["type"] == "ack"
+    page = conn.ask("subscribe", topic="lobby")
+    assert page["type"] == "lobby", page
+    return page
+
+
+def proposing(world: World, players: int) -> dict[str, str]:
+    """Five open proposals by each of ``players`` players: proposal → its player."""
+    by: dict[str, str] = {}
+    for n in range(players):
+        conn = world.join(f"p{n}")
+        for _ in range(5):
+            by[conn.ask("propose", room="blitz")["proposal"]["id"]] = f"p{n}"
+    world.deliver_lobby()
+    return by
+
+
+def test_a_change_outside_the_page_is_not_sent_and_one_inside_brings_what_slides_in(
+        world: World) -> None:
+    """Catches: every subscriber told of every proposal (the cost the page saves), or a
+    proposal that left the page without the one that takes its place (a page that
+    shrinks with every acceptance until the next subscribe)."""
+    by = proposing(world, 6)  # 30 open, a page of 20
+    wes = world.join("wes")
+    page = wes.ask("subscribe", topic="lobby")
+    shown = [p["id"] for p in page["proposals"]]
+    assert len(shown) == lobby_pages.PAGE
+    world.deliver_lobby()
+    wes.new()
+    conns = {name: world.join(name) for name in set(by.values())}
+    world.deliver_lobby()
+    changes(wes)
+    outside = next(pid for pid in by if pid not in shown)
+    assert conns[by[outside]].ask("withdraw", proposal=outside)["type"] == "ack"
+    world.deliver_lobby()
+    assert changes(wes) == []
+    inside = shown[0]
+    assert conns[by[inside]].ask("withdraw", proposal=inside)["type"] == "ack"
+    world.deliver_lobby()
+    found = changes(wes)
+    assert found[0] == {"kind": "proposal_removed", "proposal": inside, "why": "withdrawn"}
+    assert [c["kind"] for c in found[1:]] == ["proposal_added"]
+    slid = found[1]["proposal"]["id"]
+    assert slid not in shown and slid != outside
+    kept = Kept(page)
+    kept.apply(found)
+    assert kept.proposals == Kept(fresh(wes)).proposals
+
+
+def test_the_page_kept_from_pushes_is_the_page_a_fresh_subscription_gives(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Catches: a client's page that drifts from the lobby through pushes alone: a
+    newcomer that pushes an item off the page without a ``paged`` removal, a slide-in not
+    sent, a game listed on a page that should not show it (pages of 3 games here)."""
+    monkeypatch.setattr(lobby_pages, "PAGE", 3)
+    by = proposing(world, 2)
+    conns = {name: world.join(name) for name in set(by.values())}
+    wes = world.join("wes")
+    page = wes.ask("subscribe", topic="lobby")
+    world.deliver_lobby()
+    kept = Kept(page)
+    kept.apply(changes(wes))
+    rng = random.Random(5)
+    players = 0
+    for step in range(14):
+        pid = rng.choice(sorted(by))
+        if step % 3 == 0:  # a game starts: the proposal taken, a game listed
+            players += 1
+            taker = world.join(f"t{players}")
+            assert taker.ask("accept", proposal=pid)["type"] == "ack"
+        else:
+            assert conns[by[pid]].ask("withdraw", proposal=pid)["type"] == "ack"
+        owner = by.pop(pid)
+        made = conns[owner].ask("propose", room="blitz")
+        assert made["type"] == "proposal", made
+        by[made["proposal"]["id"]] = owner
+        world.deliver_lobby()
+        kept.apply(changes(wes))
+        for conn in conns.values():
+            conn.new()
+        now = fresh(wes)
+        assert kept.proposals == {p["id"] for p in now["proposals"]}, step
+        assert kept.live == {g["game"] for g in now["live"]}, step
+        assert len(now["proposals"]) == 3 and len(now["live"]) == min(3, step // 3 + 1)
+
+
+def test_a_proposal_pushed_off_a_page_is_told_as_paged(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Catches: an item pushed off a full page by a newcomer left on the client (it
+    would never be told that item's end: it is off the page)."""
+    monkeypatch.setattr(lobby_pages, "PAGE", 2)
+    by = proposing(world, 1)
+    ana = world.join("ana")
+    wes = world.join("wes")
+    page = wes.ask("subscribe", topic="lobby")
+    world.deliver_lobby()
+    kept = Kept(page)
+    kept.apply(changes(wes))
+    for _ in range(40):  # until one lands on wes's page (each a chance of 2 in 6)
+        made = ana.ask("propose", room="blitz")["proposal"]["id"]
+        world.deliver_lobby()
+        found = changes(wes)
+        if found:
+            break
+        ana.ask("withdraw", proposal=made)  # off wes's page: nothing told
+        world.deliver_lobby()
+        assert changes(wes) == []
+    assert sorted(c["kind"] for c in found) == ["proposal_added", "proposal_removed"], found
+    [gone] = [c for c in found if c["kind"] == "proposal_removed"]
+    assert gone["why"] == "paged" and gone["proposal"] in by
+    kept.apply(found)
+    assert kept.proposals == Kept(fresh(wes)).proposals
+
+
+def test_a_players_own_proposal_reaches_their_other_connections(world: World) -> None:
+    """Catches: a proposal off its own player's page never shown on their other
+    device (their own proposals are always on their page)."""
+    proposing(world, 5)
+    phone, laptop = world.join("ana"), world.join("ana")
+    page = laptop.ask("subscribe", topic="lobby")
+    assert all(p["by"] != "ana" for p in page["proposals"])
+    world.deliver_lobby()
+    laptop.new()
+    mine = [phone.ask("propose", room="blitz")["proposal"]["id"] for _ in range(5)]
+    world.deliver_lobby()
+    told = {c["proposal"]["id"] for c in changes(laptop) if c["kind"] == "proposal_added"}
+    assert set(mine) <= told
+    assert set(mine) <= {p["id"] for p in fresh(laptop)["proposals"]}
+
+
+def test_the_online_count_waits_for_a_hundredth_in_a_big_club(world: World) -> None:
+    """Catches: a frame to every subscriber for each player's connect or disconnect in
+    a club of thousands (the count is pushed when it moved by 1 %)."""
+    for n in range(1_000):
+        world.svc.online.change(f"x{n}", +1)
+    wes = world.join("wes")
+    wes.ask("subscribe", topic="lobby")
+    world.clock.advance(5_000)
+    world.deliver_lobby()
+    assert changes(wes) == [{"kind": "online", "players": 1_001}]
+    world.clock.advance(5_000)
+    for n in range(9):
+        world.join(f"y{n}")
+    world.clock.advance(5_000)
+    world.deliver_lobby()
+    assert changes(wes) == []  # 1,010: nine more is under a hundredth
+    world.join("zed")
+    world.clock.advance(5_000)
+    world.deliver_lobby()
+    assert changes(wes) == [{"kind": "online", "players": 1_011}]

@@ -1,0 +1,96 @@
+"""The lobby's page scoping (``club.lobby_pages``): which subscribers a change of a list
+reaches, and what enters and leaves each one's page, checked against the pages
+computed whole for every subscriber; the online count's step."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numbridge.club.lobby_pages import (
+    PAGE,
+    Circle,
+    online_moved,
+    online_step,
+    scoped,
+    start_of,
+)
+
+
+def brute(before: Circle, after: Circle, starts: dict[str, int],
+          size: int) -> dict[str, tuple[set[str], set[str]]]:
+    out = {}
+    for key, start in starts.items():
+        old, new = set(before.page(start, size)), set(after.page(start, size))
+        if old != new:
+            out[key] = (new - old, old - new)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 8), st.integers(0, 8),
+       st.integers(0, 40), st.integers(1, 12))
+def test_the_subscribers_told_are_exactly_those_whose_page_moved(
+        seed: int, listed: int, added: int, removed: int, subscribers: int,
+        size: int) -> None:
+    """Catches: a subscriber whose page changed and who is not told (a wrong arc of
+    holders, the wrap past the top of the circle, a list shorter than a page), or one
+    told of a change outside its page."""
+    rng = random.Random(seed)
+    items = [f"p{rng.randrange(10**9)}" for _ in range(listed)]
+    gone = set(rng.sample(items, min(removed, len(items))))
+    new = [f"n{rng.randrange(10**9)}" for _ in range(added)]
+    before = Circle.of(items)
+    after = Circle.of([i for i in items if i not in gone] + new)
+    starts = {f"s{n}": start_of(f"player{rng.randrange(10**9)}") for n in range(subscribers)}
+    moved = scoped(before, after, gone | set(new), starts, size)
+    expected = brute(before, after, starts, size)
+    assert {k: (set(m.entered), set(m.left)) for k, m in moved.items()} == expected
+    for moves in moved.values():  # entered in page order, each item once
+        assert len(set(moves.entered)) == len(moves.entered)
+
+
+def test_a_page_is_bounded_and_players_see_different_parts_of_a_long_list() -> None:
+    """Catches: every subscriber shown the same first page (where the whole club would
+    accept, so every acceptance would be pushed to everyone), or a page longer than
+    PAGE."""
+    circle = Circle.of(f"p{n}" for n in range(600))
+    pages = [circle.page(start_of(f"player{n}")) for n in range(200)]
+    assert all(len(p) == PAGE for p in pages)
+    shown = {i for p in pages for i in p}
+    assert len(shown) > 400  # spread over most of the list
+    assert circle.page(start_of("ana")) == circle.page(start_of("ana"))
+    short = Circle.of(["a", "b"])
+    assert sorted(short.page(start_of("ana"))) == ["a", "b"]
+
+
+def test_a_change_outside_a_page_moves_nothing_and_one_inside_slides_the_next_in() -> None:
+    """Catches: a subscriber told of a proposal it is not shown, or told of one that left
+    its page without the one that takes its place."""
+    items = [f"p{n}" for n in range(100)]
+    before = Circle.of(items)
+    start = start_of("ana")
+    page = before.page(start)
+    outside = next(i for i in items if i not in page)
+    after = Circle.of(i for i in items if i != outside)
+    assert scoped(before, after, {outside}, {"ana": start}) == {}
+    inside = page[3]
+    after = Circle.of(i for i in items if i != inside)
+    [(who, moves)] = scoped(before, after, {inside}, {"ana": start}).items()
+    assert who == "ana"
+    assert moves.left == (inside,)
+    [slid] = moves.entered
+    assert slid not in page and after.page(start) == [i for i in page if i != inside] + [slid]
+
+
+def test_the_online_count_is_pushed_on_one_below_a_hundred_and_a_hundredth_above() -> None:
+    """Catches: a push to every subscriber for each ±1 in a club of thousands, or a small
+    club's count left stale."""
+    assert online_step(5) == 1 and online_step(99) == 1
+    assert online_step(10_000) == 100 and online_step(1_000) == 10
+    assert online_moved(40, 41) and online_moved(40, 39)
+    assert not online_moved(40, 40)
+    assert not online_moved(10_000, 10_099) and not online_moved(10_000, 9_901)
+    assert online_moved(10_000, 10_100) and online_moved(10_000, 9_900)
+    assert online_moved(-1, 0)  # nothing pushed yet
