@@ -3,11 +3,12 @@ client's Node tests (web/test/tournaments-frames.json, read by
 web/test/tournaments.test.js).
 
 The host makes a two-round Swiss with ``numbridge tournament create`` a few seconds
-ahead; ana, bob and dee join it (one has a bye each round; each game's blue resigns), cy subscribes to ``tournament:TID`` as a spectator. Kept:
-the ``tournaments`` lists (upcoming, then running and finished), cy's first page, every
-``changes`` frame pushed to cy in order, the ``state`` frame ana is sent when paired
-(its view carries ``tournament``), and the ``tournament`` page asked once it finished:
-the first page with the changes applied must agree with it.
+ahead; ana, bob and dee join it (one has a bye each round; each game's blue resigns);
+cy subscribes to ``tournament:TID`` as a spectator. Kept: the ``tournaments`` lists
+(upcoming, then running and finished), cy's first page, every ``changes`` frame pushed
+to cy in order, the ``state`` frames of the games dealt (a view carries
+``tournament``), and the ``tournament`` page asked once it finished: the first page
+with the changes applied must agree with it. Then a one-minute arena, the same way.
 
     PYTHONPATH=layers/numbridge .venv/bin/python tools/capture_tournament_frames.py
 """

@@ -9,6 +9,7 @@ import { $, fill, h } from './dom.js';
 import { variantName } from './format.js';
 import { t } from './i18n.js';
 import { forgetShown, openGame } from './shown-game.js';
+import { connectedTournaments, followTournament } from './tournaments.js';
 
 /** Whether the club is on screen: no game shown, or one shown that is over. A game asked
  * for whose view has not come yet is judged by its row in My games (a replay opened
@@ -40,6 +41,7 @@ export function screenOf(app) {
  */
 export function followLobby(app) {
   const { lobby } = app;
+  followTournament(app, clubSeen(app)); // the tournament shown in the Tournaments tab, likewise
   const want = Boolean(app.me) && app.conn.isOpen && clubSeen(app);
   if (want === lobby.subscribed) return;
   lobby.subscribed = want;
@@ -59,6 +61,7 @@ export function followLobby(app) {
 /** A new connection: nothing is subscribed on it yet. */
 export function connected(app) {
   app.lobby.subscribed = false;
+  connectedTournaments(app);
   followLobby(app);
 }
 

@@ -9,7 +9,7 @@
 
 /** Requests that only read: dropped while offline. */
 export const QUERIES = new Set(['rooms', 'proposals', 'games', 'record', 'candidates', 'sync',
-  'leaderboard', 'live']);
+  'leaderboard', 'live', 'tournaments', 'tournament']);
 /** Requests about the connection they are sent on (a subscription, a seek: each ends with
  * it): dropped while offline too, and made again on the next one by the page (club.js,
  * lobby.js), never sent again as they were. */
@@ -17,7 +17,7 @@ export const CONNECTION_BOUND = new Set(['subscribe', 'unsubscribe', 'seek', 'ca
 const DROPPED = new Set([...QUERIES, ...CONNECTION_BOUND]);
 /** Frame types that answer a request (each carries its request's id). */
 export const ANSWERS = new Set(['ack', 'error', 'rooms', 'proposal', 'proposals', 'games', 'record',
-  'candidates', 'leaderboard', 'live', 'lobby', 'seek']);
+  'candidates', 'leaderboard', 'live', 'lobby', 'seek', 'tournaments', 'tournament']);
 
 const MAX_BACKOFF_MS = 15000;
 /** API Gateway closes a connection that carried nothing for 10 minutes: after 9 minutes in

@@ -5,6 +5,7 @@ import { ANSWERS } from './connection.js';
 import { toast } from './dom.js';
 import { t } from './i18n.js';
 import { UNVERSIONED } from './reducer.js';
+import { onTournamentPush } from './tournaments.js';
 import { selectedDigit } from './ui-state.js';
 
 /** The error codes the server answers with (docs/asyncapi.json); each is worded in the catalog as `error.<code>`. */
@@ -20,6 +21,8 @@ export function onFrame(app, frame, pending) {
     store.onState(frame);
   } else if (ANSWERS.has(frame.type)) {
     onAnswer(app, frame, pending);
+  } else if (onTournamentPush(app, frame)) {
+    app.render(); // a tournament's changes (its table draws itself; a game's header names it)
   } else if (app.lobby.onPush(frame)) {
     app.render(); // the club's changes, a challenge, a challenge declined
   } else if (UNVERSIONED.has(frame.type) && typeof frame.game === 'string') {

@@ -7,6 +7,7 @@
  *   games.js       the games known, events in `v` order through the pure reducer.js
  *   lobby.js       the club: quick pairing, the bot, challenges, proposals, live and my games
  *   club.js        the club subscribed while shown, the games in play in the header
+ *   tournaments.js the club's Tournaments tab: the lists, one shown live, join and leave
  *   shown-game.js  the game shown, and what it needs; play.js the player's moves in it
  *   board.js       the board (board/: model, render, events); panels.js all around it
  *   replay-controls.js  a finished game replayed; sign-in.js, conn-status.js the header
@@ -40,6 +41,9 @@ import { askAboutServer } from './server-ask.js';
 import { limitConnections, loginRefused, settleServer, toConfirm } from './servers.js';
 import { onGameChange, openGame, reopenRemembered, watchGame } from './shown-game.js';
 import { attachSignIn, freshToken, showApp, signInAtStart } from './sign-in.js';
+import {
+  attachTournaments, createTournaments, noteTournamentGame, renderTournamentLink,
+} from './tournaments.js';
 import { createUi, shownGame } from './ui-state.js';
 
 const app = {
@@ -64,6 +68,7 @@ app.store = new GameStore(app.request, (game, change) => {
   onGameChange(app, game, change);
   announceChange(app, game, change);
   noticeMove(game, change);
+  noteTournamentGame(app, game);
   askEarlier(app, game, change);
 });
 app.lobby = new Lobby({
@@ -76,7 +81,11 @@ app.lobby = new Lobby({
   expectBot: (expected) => { app.ui.expectBot = expected; },
   gamesCame: () => openWhereToMove(app),
 });
-app.render = oncePerFrame(() => renderPage(app));
+app.tournaments = createTournaments(); // the Tournaments tab (tournaments.js)
+app.render = oncePerFrame(() => {
+  renderPage(app);
+  renderTournamentLink(app);
+});
 app.followLobby = () => followLobby(app);
 
 /** Connected (again): the lists, the games caught up, the game shown before a reload,
@@ -94,6 +103,7 @@ function attachPage() {
   attachSignIn(app);
   app.lobby.attach();
   attachClub(app);
+  attachTournaments(app);
   app.board = new Board($('#board'), {
     onHover: (index) => {
       app.ui.hover = index;

@@ -109,8 +109,8 @@ const roundOver = (pairings) => pairings.some((p) => typeof p.game === 'string')
  * One CHANGE applied to the page: `{page, ask}`, `ask` true when the page should be
  * asked for afresh because a change says something moved that only the page words —
  * the first round's pairings once it started, a Swiss or round robin's next round once
- * the last game of one ended (or a game paired that it does not list), the final table
- * once it finished. A change of a kind this client does not know leaves it as it was.
+ * the last game of one ended (or a game paired that it does not list), an arena's player
+ * paired who joined after the page came, the final table once it finished. A change of a kind this client does not know leaves it as it was.
  */
 export function applyChange(page, change) {
   if (!page || !change || typeof change !== 'object') return { page, ask: false };
@@ -126,7 +126,11 @@ export function applyChange(page, change) {
       }
       if (t.kind !== 'arena') return { page, ask: true }; // which round: the page says
       const pairing = { game: change.game, blue: change.blue, red: change.red };
-      return { page: { ...page, pairings: [pairing, ...page.pairings] }, ask: false };
+      // A player paired whom the whole table does not list joined after the page came
+      // (a join pushes nothing): where they stand, the page says.
+      const listed = new Set(page.standings.map((row) => row.player));
+      const newcomer = page.next === null && [change.blue, change.red].some((name) => !listed.has(name));
+      return { page: { ...page, pairings: [pairing, ...page.pairings] }, ask: newcomer };
     }
     case 'result': {
       if (typeof change.game !== 'string') return { page, ask: false };

@@ -80,6 +80,22 @@ test('a round\'s last result asks for the next round; an earlier one does not', 
   assert.equal(applyChange(two.page, { kind: 'paired', game: 'g-9', blue: 'a', red: 'c' }).ask, true);
 });
 
+// Catches: an arena's table that never lists a player who joined after it was shown (a
+// join pushes nothing; their pairing is the first the page hears of them).
+test('an arena\'s pairing of a player the whole table does not list asks for the page', () => {
+  const page = deepFreeze({
+    tournament: { id: 't-1', kind: 'arena', status: 'running' },
+    standings: [{ rank: 1, player: 'ana', score: 0, games: 0 }], next: null, firstNext: null, pairings: [],
+  });
+  const paired = applyChange(page, { kind: 'paired', game: 'g-1', blue: 'ana', red: 'bob' });
+  assert.equal(paired.ask, true);
+  assert.deepEqual(paired.page.pairings, [{ game: 'g-1', blue: 'ana', red: 'bob' }]);
+  const both = { ...page, standings: [...page.standings, { rank: 2, player: 'bob', score: 0, games: 0 }] };
+  assert.equal(applyChange(both, { kind: 'paired', game: 'g-2', blue: 'bob', red: 'ana' }).ask, false);
+  // A table of many pages: a player not on its first is no news.
+  assert.equal(applyChange({ ...page, next: '50.x' }, { kind: 'paired', game: 'g-3', blue: 'ana', red: 'cy' }).ask, false);
+});
+
 test('another topic\'s changes, and a change of an unknown kind, leave the model as it was', () => {
   const model = deepFreeze(fromPage(emptyTournaments(), ARENA.first));
   const lobby = applyChanges(model, { type: 'changes', topic: 'lobby', changes: [{ kind: 'started' }] });
