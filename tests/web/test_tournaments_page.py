@@ -251,3 +251,36 @@ def test_the_tab_asks_nothing_on_a_timer_and_serves_a_phone_and_a_keyboard(
         assert ana.problems == [], ana.problems
     finally:
         ana.close()
+
+
+def test_the_table_is_followed_again_after_the_server_restarts(
+        browser: Any, club: LocalServer) -> None:
+    """Catches a subscription not made again on the new connection: after a restart of
+    ``numbridge serve`` the page reconnects by itself, and a pairing made after it still
+    reaches the table shown, with no reload."""
+    name = fresh_name("Night arena ")
+    tid = create_tournament(club, "--kind", "arena", "--room", "bridge", "--minutes", "10",
+                            "--unrated", "--name", name)
+    cy = Page(browser, fresh_name("cy"), RECORD_SENT)
+    try:
+        open_with_token(cy, club)
+        open_tournament(cy, tid, "running")
+        club.restart()
+        cy.page.wait_for_selector("#conn[data-state=open]", timeout=60_000)
+        topic = f"tournament:{tid}"
+        eventually(lambda: [f.get("topic") for f in cy.page.evaluate("window.__sent")
+                            if f.get("action") == "subscribe"].count(topic) == 2,
+                   "the table subscribed again", shown=cy)
+        ana, bob = fresh_name("ana"), fresh_name("bob")
+        with club.player(ana) as wa, club.player(bob) as wb:
+            for ws in (wa, wb):
+                assert ws.request("join_tournament", tournament=tid)["type"] == "ack"
+            game = wa.expect(lambda f: f.get("type") == "state", timeout=30)["game"]
+            eventually(lambda: cy.page.locator(
+                f"#tournament-page .pairings li[data-game='{game}']").count() == 1,
+                "the pairing pushed after the restart", shown=cy)
+            # Both were not in the table when it came: the page was asked for again.
+            eventually(lambda: set(standings(cy)) == {ana, bob}, "the newcomers listed", shown=cy)
+        assert cy.problems == [], cy.problems
+    finally:
+        cy.close()
