@@ -90,7 +90,8 @@ def test_an_arena_pairs_again_at_once_counts_each_game_once_and_finishes(
         world: World) -> None:
     """Catches: a player whose game ended not paired again until a sweep; a result
     counted twice under a duplicate step delivery; new pairings after the end; an arena
-    finished while a game of it still runs (that game then lost from the standings)."""
+    finished while a game of it still runs (that game then lost from the standings); the
+    players' count lost when it finishes."""
     steps = Steps(world)
     tid = create_tournament(world.store, world.clock, kind="arena", room="blitz",
                             starts_ms=world.clock(), minutes=10, rated=False)
@@ -100,6 +101,7 @@ def test_an_arena_pairs_again_at_once_counts_each_game_once_and_finishes(
     assert page["type"] == "tournament" and page["tournament"]["status"] == "upcoming"
     for conn in conns.values():
         assert conn.ask("join_tournament", tournament=tid)["type"] == "ack"
+    assert watcher.ask("tournament", tournament=tid)["tournament"]["players"] == 4
     assert steps.sweep() == {"stepped": 1}  # due: started, and the four paired
     games = _live_games(world, tid)
     assert len(games) == 2
@@ -127,7 +129,7 @@ def test_an_arena_pairs_again_at_once_counts_each_game_once_and_finishes(
     played.update(games)
     steps.drain()
     t = Tournaments(world.store).get(tid)
-    assert t is not None and t.status == "finished"
+    assert t is not None and t.status == "finished" and t.players == 4  # the count kept
     assert not _live_games(world, tid)
     players = Tournaments(world.store).all_players(tid)
     assert sum(p.games for p in players) == 2 * len(played) == 16

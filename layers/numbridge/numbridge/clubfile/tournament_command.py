@@ -98,11 +98,13 @@ def _list(args: argparse.Namespace) -> int:
     try:
         found = Tournaments(store)
         for status in STATUSES:
-            for t in found.all_in_status(status):
+            listed = found.all_in_status(status)
+            counted = found.counted([t.id for t in listed if t.status != "finished"])
+            for t in listed:
                 extent = (f"{((t.ends_ms or t.starts_ms) - t.starts_ms) / 60_000:g} min"
                           if t.kind == "arena" else f"round {t.round}/{t.rounds or '?'}")
                 print(f"{t.id}  {t.status:<8}  {t.kind:<11}  {t.room:<10}  "
-                      f"{_when(t.starts_ms)}  {extent}  {t.players} players  "
+                      f"{_when(t.starts_ms)}  {extent}  {counted.get(t.id, t.players)} players  "
                       f"{'rated' if t.rated else 'unrated'}  {t.name}")
     finally:
         close()

@@ -35,6 +35,7 @@
 | a tournament's game being played | ``TOURNEY#t`` | ``LIVE#g`` | |
 | a Swiss or round robin round | ``TOURNEY#t`` | ``ROUND#round`` | |
 | a tournament's last standings push | ``TOURNEY#t`` | ``PUSHED`` | |
+| a tournament's players, counted | ``TOURNEY#t`` | ``COUNT#n`` (n = 0 … 15) | |
 
 A tournament's items are laid out in ``store.tournaments``.
 
@@ -271,6 +272,17 @@ TOURNEY_PAIR_PREFIX = "PAIR#"
 TOURNEY_LIVE_PREFIX = "LIVE#"
 TOURNEY_ROUND_PREFIX = "ROUND#"
 TOURNEY_PUSHED = "PUSHED"
+TOURNEY_COUNT_SHARDS = 16
+
+
+def tournament_count(player_name: str) -> str:
+    """The shard of a tournament's count of players that counts this player: a crowd
+    joining at the hour contends for sixteen items, not one."""
+    return f"COUNT#{zlib.crc32(player_name.encode()) % TOURNEY_COUNT_SHARDS}"
+
+
+def tournament_counts() -> list[str]:
+    return [f"COUNT#{n}" for n in range(TOURNEY_COUNT_SHARDS)]
 
 
 def tournament(tournament_id: str) -> str:

@@ -11,11 +11,14 @@ Every item of a tournament is in its partition ``TOURNEY#t``:
 | a game being played | ``LIVE#g`` | | the pairing (put); its result (deleted) |
 | a round (Swiss, round robin) | ``ROUND#round`` | | the round's pairing, once |
 | the last standings push | ``PUSHED`` | | at most every few seconds |
+| its players, counted | ``COUNT#n`` (16) | | a join or leave (the player's shard) |
 
 No item is written by every game of a tournament: a result writes its game's
 ``LIVE`` and ``PAIR`` items and its two players' items (a thousand players' games
 contend for nothing), and the tournament's own item is written at its start, once a
-round and at its end. Its ``players`` count is written at each join.
+round and at its end. Its players are counted in sixteen shards (a join or a leave
+writes the player's own shard, so a crowd joining at the hour contends for sixteen
+items, not one); the tournament's item takes the sum when it finishes.
 
 **Exactly once.** A result is counted in one transaction that deletes the game's
 ``LIVE`` item on condition that it is there, and writes both players' items on
@@ -313,6 +316,30 @@ class Tournaments:
             found += page
             if after is None:
                 return found
+
+    # --------------------------------------------------------------- the count
+
+    def counted(self, tournament_ids: Sequence[str]) -> dict[str, int]:
+        """Each tournament's players (joined, not left): the sum of its count's shards."""
+        wanted = [(keys.tournament(t), shard) for t in dict.fromkeys(tournament_ids)
+                  for shard in keys.tournament_counts()]
+        totals = dict.fromkeys(tournament_ids, 0)
+        for start in range(0, len(wanted), 96):
+            chunk = wanted[start:start + 96]
+            for (pk, _), item in zip(chunk, self.store.get_many(chunk), strict=True):
+                if item is not None:
+                    totals[pk.removeprefix("TOURNEY#")] += int(str(item.get("players", 0)))
+        return totals
+
+    def count_write(self, tournament_id: str, name: str, delta: int) -> Put:
+        """The player's shard of the count moved by ``delta``, on condition that it is as
+        read now."""
+        shard = keys.tournament_count(name)
+        was = self.store.get(keys.tournament(tournament_id), shard)
+        players = int(str(was.get("players", 0))) if was else 0
+        return Put({"pk": keys.tournament(tournament_id), "sk": shard,
+                    "players": max(0, players + delta)},
+                   Absent() if was is None else unchanged(was))
 
     # --------------------------------------------------------------- players
 

@@ -508,7 +508,9 @@ def _finish(svc: Services, t: Tournament, changes: list[Change]) -> None:
             return  # changed meanwhile: the next step ranks again
     for _ in range(ATTEMPTS):
         try:
-            svc.store.transact([dataclasses.replace(t, status="finished").put_write(t)])
+            joined = svc.tournaments.counted([t.id])[t.id]
+            svc.store.transact([dataclasses.replace(
+                t, status="finished", players=joined).put_write(t)])
             break
         except ConflictError:  # a player left meanwhile, or another step finished it
             t = _fresh(svc, t)

@@ -4,8 +4,8 @@ the host makes them (:func:`create_tournament`, :func:`cancel_tournament`: the
 ``numbridge tournament`` command and the club's schedule).
 
 A tournament runs by itself (``usecases.tournament_steps``); these only read it, or
-change a player's item (and the tournament's count of players) in one transaction on
-condition that both are as read.
+change a player's item (and their shard of the tournament's count of players) in one
+transaction on condition that both are as read.
 """
 
 from __future__ import annotations
@@ -112,7 +112,8 @@ def cancel_tournament(store: Store, tournament_id: str) -> Tournament:
             raise LookupError(f"no tournament {tournament_id!r}")
         if t.status == "finished":
             return t
-        ended = dataclasses.replace(t, status="finished", cancelled=True)
+        ended = dataclasses.replace(t, status="finished", cancelled=True,
+                                    players=found.counted([t.id])[t.id])
         try:
             store.transact([ended.put_write(t)])
         except ConflictError:
@@ -124,8 +125,12 @@ def cancel_tournament(store: Store, tournament_id: str) -> Tournament:
 # ------------------------------------------------------------------ the requests
 
 
-def _shown(t: Tournament) -> answers.TournamentShown:
-    return answers.TournamentShown(**t.public())
+def _shown(svc: Services, found: list[Tournament]) -> list[answers.TournamentShown]:
+    """As listed: a tournament not yet finished with its players counted now (its count's
+    shards), a finished one with the count it kept."""
+    counted = svc.tournaments.counted([t.id for t in found if t.status != "finished"])
+    return [answers.TournamentShown(**{**t.public(), "players": counted.get(t.id, t.players)})
+            for t in found]
 
 
 def existing(svc: Services, tournament_id: str) -> Tournament:
@@ -142,7 +147,7 @@ def tournaments(svc: Services, player: str, request: req.Tournaments) -> Outcome
             status, limit=limit, after=after),  # type: ignore[arg-type]
         request.after)
     return Outcome([answers.TournamentsAnswer(
-        id=request.id, tournaments=[_shown(t) for t in found], next=following).frame()])
+        id=request.id, tournaments=_shown(svc, found), next=following).frame()])
 
 
 def tournament_page(svc: Services, request_id: str, tournament_id: str,
@@ -160,7 +165,7 @@ def tournament_page(svc: Services, request_id: str, tournament_id: str,
     else:
         listed = svc.tournaments.pairings(t.id, t.round) if t.round else []
     return answers.TournamentAnswer(
-        id=request_id, tournament=_shown(t), standings=rows,
+        id=request_id, tournament=_shown(svc, [t])[0], standings=rows,
         pairings=[p.public(with_round=t.kind != "arena") for p in listed],
         next=following).frame()
 
@@ -221,7 +226,7 @@ def join_tournament(svc: Services, player: str, request: req.JoinTournament) -> 
     joined = (Entrant(player, _rating(svc, player, t), now) if me is None
               else dataclasses.replace(me, active=True))
     writes: list[Write] = [joined.put_write(t.id, fresh=me is None),
-              dataclasses.replace(t, players=t.players + 1).put_write(t)]
+                           svc.tournaments.count_write(t.id, player, 1)]
     if t.kind == "arena" and not joined.playing:
         writes.append(svc.tournaments.wait_write(t.id, player, now))
     steps: list[tuple[str, str | None]] = [(t.id, None)] if t.status == "running" else []
@@ -234,6 +239,6 @@ def leave_tournament(svc: Services, player: str, request: req.LeaveTournament) -
     if me is None or not me.active or t.status == "finished":
         return Outcome([ack_frame(request.id)])
     writes: list[Write] = [dataclasses.replace(me, active=False).put_write(t.id),
-              dataclasses.replace(t, players=max(0, t.players - 1)).put_write(t),
+                           svc.tournaments.count_write(t.id, player, -1),
               Delete(keys.tournament(t.id), keys.tournament_waiting(player))]
     return Outcome([ack_frame(request.id)], writes=writes)
