@@ -32,11 +32,11 @@ const asked = new Map();
 
 /**
  * A game's view came for the first time (games.js change `isNew` with its `state`) at
- * a version past the deal, in play: its earlier events asked for.
+ * a version past the deal, in play or adjourned: its earlier events asked for.
  */
 export function askEarlier(app, game, { isNew, state }) {
   const view = game.view;
-  if (!isNew || !state || !view || view.status !== 'playing') return;
+  if (!isNew || !state || !view || (view.status !== 'playing' && view.status !== 'adjourned')) return;
   if (!(view.v > 0) || view.v > MAX_EARLIER) return;
   const upTo = view.v;
   const id = app.request('sync', { game: game.id, v: 0 }, (answer) => {
