@@ -727,6 +727,7 @@ def push_window_s() -> float:
 
 SUBSCRIBER_ROW_BYTES = 150
 FANOUT_MEMORY_MB = 512
+FANOUT_POSTS = 64  # notifier.FANOUT_POSTS: the fan-out's posts at once
 # Keep-alive (docs/aws.md, "Idle connections"): a ping after 9 minutes without a frame
 # sent; the ping route is a MOCK integration (one message, no Lambda).
 PING_AFTER_MIN = 9
@@ -788,15 +789,16 @@ def frames_an_hour(client: str, games_an_hour: float) -> Counter[str]:
 def club_actions(online: int) -> dict[str, dict[str, float]]:
     """Each list and game-side action the client sends, through the handlers, in a club of
     ``online`` players: the lobby's open proposals and the games being played as many as
-    the session model says (beyond a page of 50, a list costs no more: every list is
-    paged). Per frame: dollars by term."""
+    the session model says (the list requests are paged at 50; a lobby subscription
+    reads both lists whole, for the subscriber's page of each: docs/lobby-push.md).
+    Per frame: dollars by term."""
     from numbridge.store import keys
     from players import start_game
 
     counts: Counter[str] = Counter()
     durations: dict[str, list[float]] = defaultdict(list)
-    proposals = min(60, round(online * SHARE["lobby"] * PROPOSING))
-    playing = min(60, round(online * SHARE["playing"] / 2))
+    proposals = round(online * SHARE["lobby"] * PROPOSING)
+    playing = round(online * SHARE["playing"] / 2)
     costs: dict[str, dict[str, float]] = {}
     with Club(counts, durations) as club:
         world = club.world
@@ -807,16 +809,26 @@ def club_actions(online: int) -> dict[str, dict[str, float]]:
         # The games being played: the one dealt, and copies of its items under new ids.
         items = [club.raw.get(keys.game(game), sk) for sk in (keys.STATE, keys.PLAYING)]
         for n in range(playing - 1):
-            copy_id = f"{game[:-4]}{n:04d}"
+            copy_id = f"{game[:-5]}{n:05d}"
             for item in items:
                 assert item is not None
                 clone = {**item, "pk": keys.game(copy_id)}
                 if item["sk"] == keys.PLAYING:
                     clone["gsi1sk"] = keys.playing_order(copy_id)
                 club.raw.put(clone)
-        proposers = [world.join(f"p{n}", batch=True) for n in range(math.ceil(proposals / 5))]
-        for n in range(proposals):
-            proposers[n // 5].ask("propose", room="bridge")
+        # The open proposals: five made through the handlers, the rest copies of their
+        # items under new ids (each in its room's index).
+        proposer = world.join("p0", batch=True)
+        made = [proposer.ask("propose", room="bridge")["proposal"]
+                for _ in range(min(5, proposals))]
+        for n in range(proposals - len(made)):
+            doc = made[n % len(made)]
+            item = club.raw.get(keys.proposal(doc["id"]), keys.PROPOSAL)
+            assert item is not None
+            copy_id = f"{doc['id']}c{n:05d}"
+            club.raw.put({**item, "pk": keys.proposal(copy_id),
+                          "gsi1sk": keys.proposal_order(int(doc["created_ms"]), copy_id),
+                          "proposal": json.dumps({**doc, "id": copy_id})})
         asks = {
             "rooms": {}, "proposals": {}, "games": {}, "live": {}, "record": {"game": finished},
             "sync": {"game": game, "v": 0}, "watch": {"game": game},
@@ -841,30 +853,180 @@ def club_actions(online: int) -> dict[str, dict[str, float]]:
     return costs
 
 
+# The lobby's pushes, counted: the fan-out's own decision (club.lobby_pages: which
+# subscriber's page a change touches, what slides in, the online count's step) driven by a
+# synthetic club, simulated for PUSH_SIM_S seconds at each size.
+PUSH_SIM_S = 1800
+PROPOSAL_ROW_BYTES = 330  # a proposal's index entry as the lobby reads it
+LIVE_ROW_BYTES = 190  # a game's PLAYING entry
+LISTED_ROOMS = 3  # rooms whose lists the lobby reads: a query each at least
+
+
+def count_pushes(online: int, window_s: float, seed: int = 11) -> dict[str, float]:
+    """Frames per subscriber-hour, and the fan-out's work per hour, in a club of
+    ``online`` players, from the fan-out's own decision rather than a formula.
+
+    The club as the session model has it (SHARE, PROPOSING, BRIDGE_GAME_MIN): players
+    in the lobby subscribed; proposals made at the rate games start and taken by a
+    subscriber picked at random from its own page (where players accept: so a shared
+    page would take every acceptance); each taken proposal starts a game listed until it
+    ends (its length uniform in ±50 % of BRIDGE_GAME_MIN); each player's session of an
+    hour moves the online count up and down once. Changes are gathered into batches of
+    ``window_s`` (the queue's window), coalesced as the fan-out does (what came and went
+    within a batch is dropped), and each batch decided by ``club.lobby_pages``: a
+    subscriber is posted a frame when its page of either list moved or a count is
+    pushed to all (the online count when due and moved by its step)."""
+    from bisect import insort
+
+    from numbridge.club.lobby_pages import PAGE, Circle, online_moved, point, scoped, start_of
+    from numbridge.store.online import PUSH_EVERY_MS
+
+    rng = random.Random(seed)
+    subscribers = max(1, round(online * SHARE["lobby"]))
+    starts = {f"s{n}": start_of(f"player-{n}") for n in range(subscribers)}
+    keys = list(starts)
+    game_s = BRIDGE_GAME_MIN * 60
+    rate = online * SHARE["playing"] * 60 / BRIDGE_GAME_MIN / 2 / 3600  # games a second
+    serial = iter(range(10**9))
+    # Each list kept in circle order as it changes (a Circle made of it in a step).
+    proposals: list[tuple[int, str]] = []
+    live: list[tuple[int, str]] = []
+    ends: dict[str, float] = {}
+
+    def add(circle: list[tuple[int, str]], prefix: str) -> str:
+        key = f"{prefix}{next(serial)}"
+        insort(circle, (point(key), key))
+        return key
+
+    def drop(circle: list[tuple[int, str]], key: str) -> None:
+        circle.remove((point(key), key))
+
+    def circle_of(circle: list[tuple[int, str]]) -> Circle:
+        return Circle(tuple(k for _, k in circle), tuple(p for p, _ in circle))
+
+    for _ in range(round(online * SHARE["lobby"] * PROPOSING)):
+        add(proposals, "p")
+    for _ in range(round(online * SHARE["playing"] / 2)):
+        ends[add(live, "g")] = rng.uniform(0, 1.5 * game_s)
+    counted = online
+    pushed, sent_s, due_s = online, -math.inf, None
+
+    def poisson(mean: float) -> int:
+        n, t = 0, rng.expovariate(1.0) if mean > 0 else math.inf
+        while t < mean:
+            n += 1
+            t += rng.expovariate(1.0)
+        return n
+
+    totals: Counter[str] = Counter()
+    batches = int(PUSH_SIM_S / window_s)
+    after_p, after_l = circle_of(proposals), circle_of(live)
+    for b in range(batches):
+        now = (b + 1) * window_s
+        before_p, before_l = after_p, after_l
+        added_p: set[str] = set()
+        gone_p: set[str] = set()
+        added_l: set[str] = set()
+        gone_l: set[str] = set()
+        for _ in range(poisson(rate * window_s)):  # proposals made
+            added_p.add(add(proposals, "p"))
+        for _ in range(poisson(rate * window_s)):  # proposals taken, from a taker's page
+            if not proposals:
+                break
+            taker = starts[keys[rng.randrange(len(keys))]]
+            pid = rng.choice(circle_of(proposals).page(taker, PAGE))
+            drop(proposals, pid)
+            gone_p.add(pid)
+            gid = add(live, "g")
+            ends[gid] = now + rng.uniform(0.5 * game_s, 1.5 * game_s)
+            added_l.add(gid)
+        for gid in [g for g, end in ends.items() if end <= now]:
+            del ends[gid]
+            drop(live, gid)
+            gone_l.add(gid)
+        came = poisson(online / 3600 * window_s)  # sessions begun and ended
+        went = poisson(online / 3600 * window_s)
+        marker = came + went > 0  # a first connect or a last disconnect sends a marker
+        counted += came - went
+        after_p, after_l = circle_of(proposals), circle_of(live)
+        told: set[str] = set()
+        listed = False
+        for before, after, added, gone, games in (
+                (before_p, after_p, added_p, gone_p, False),
+                (before_l, after_l, added_l, gone_l, True)):
+            changed = (added | gone) - (added & gone)
+            if not changed:
+                continue
+            listed = True
+            slid: set[str] = set()
+            for key, moved in scoped(before, after, changed, starts, PAGE).items():
+                told.add(key)
+                slid.update(i for i in moved.entered if i not in added)
+            if games:  # a game that slides in is listed with its version: a read each
+                totals["slid in"] += len(slid)
+        online_push = False
+        if marker or (due_s is not None and now >= due_s):
+            if now >= sent_s + PUSH_EVERY_MS / 1000:
+                due_s = None
+                if online_moved(pushed, counted):
+                    pushed, sent_s, online_push = counted, now, True
+            elif due_s is None:
+                due_s = sent_s + PUSH_EVERY_MS / 1000
+        posts = subscribers if online_push else len(told)
+        totals["frames"] += posts
+        if listed or online_push or marker:
+            totals["invocations"] += 1
+        if listed:
+            totals["list reads"] += 1
+        totals["posts"] += posts
+    hour = 3600 / (batches * window_s)
+    return {"frames per subscriber-hour": totals["frames"] * hour / subscribers,
+            "invocations an hour": totals["invocations"] * hour,
+            "list reads an hour": totals["list reads"] * hour,
+            "slid-in games an hour": totals["slid in"] * hour,
+            "posts an hour": totals["posts"] * hour,
+            "subscribers": subscribers,
+            "proposals": len(proposals), "live": len(live)}
+
+
 def push_an_hour(online: int, window_s: float) -> dict[str, float]:
     """The lobby's pushes to one subscriber for an hour subscribed, and its share of the
-    fan-out (docs/lobby-push.md's counts; the fan-out function is modelled, not run)."""
+    fan-out, from :func:`count_pushes` (the frames counted; the fan-out's reads, time and
+    queue requests priced per invocation as docs/lobby-push.md counts them)."""
+    counted = PUSH_COUNTS.get((online, window_s)) or count_pushes(online, window_s)
+    PUSH_COUNTS[online, window_s] = counted
     games_an_hour = SHARE["playing"] * 60 / BRIDGE_GAME_MIN
     # Each game: its proposal added and taken, the game listed and unlisted; each session
-    # the online count moves twice.
+    # the online count moves twice (the request that made the change sends the message).
     changes_an_hour = games_an_hour / 2 * 4 + 2 * SIGN_INS_AN_HOUR
-    rate = online * changes_an_hour / 3600
-    batches = 3600 / window_s * (1 - math.exp(-rate * window_s))
-    subscribers = max(1.0, online * SHARE["lobby"])
+    subscribers = counted["subscribers"]
     shard_units = 16 * max(1, math.ceil(subscribers * SUBSCRIBER_ROW_BYTES / 16 / 4096))
-    fanout_s = (16 * ROUND_TRIP_MS["dynamodb read"]
-                + subscribers / 16 * ROUND_TRIP_MS["post"]) / 1000
-    per_batch = (PRICE["lambda_request"]
-                 + fanout_s * FANOUT_MEMORY_MB / 1024 * PRICE["lambda_gb_s_arm64"]
-                 + (shard_units + 1) * PRICE["dynamodb_read_unit"]
-                 + 2 * PRICE["sqs_request"]
-                 + (PLATFORM_LOG_BYTES + 300) / 1e9 * PRICE["logs_ingested_gb"])
+    list_units = (max(LISTED_ROOMS, math.ceil(counted["proposals"] * PROPOSAL_ROW_BYTES / 4096))
+                  + max(LISTED_ROOMS, math.ceil(counted["live"] * LIVE_ROW_BYTES / 4096))) / 2
+    invocations = counted["invocations an hour"]
+    posts_s = counted["posts an hour"] / max(1.0, invocations) / FANOUT_POSTS \
+        * ROUND_TRIP_MS["post"] / 1000
+    fanout_s = (16 * ROUND_TRIP_MS["dynamodb read"]) / 1000 + posts_s
+    per_invocation = (PRICE["lambda_request"]
+                      + fanout_s * FANOUT_MEMORY_MB / 1024 * PRICE["lambda_gb_s_arm64"]
+                      + (shard_units + 1) * PRICE["dynamodb_read_unit"]
+                      + 2 * PRICE["sqs_request"]
+                      + (PLATFORM_LOG_BYTES + 300) / 1e9 * PRICE["logs_ingested_gb"])
+    hourly = (invocations * per_invocation
+              + counted["list reads an hour"] * (list_units * PRICE["dynamodb_read_unit"]
+                                                 + 2 * LISTED_ROOMS * ROUND_TRIP_MS[
+                                                     "dynamodb read"] / 1000
+                                                 * FANOUT_MEMORY_MB / 1024
+                                                 * PRICE["lambda_gb_s_arm64"])
+              + counted["slid-in games an hour"] * PRICE["dynamodb_read_unit"])
     return {
-        "API GW messages": batches * PRICE["apigw_message"],
-        "fan-out (Lambda, reads, SQS)": batches * per_batch / subscribers,
-        # the request that made a change pays a send: the club's changes, per player
+        "API GW messages": counted["frames per subscriber-hour"] * PRICE["apigw_message"],
+        "fan-out (Lambda, reads, SQS)": hourly / subscribers,
         "SQS": changes_an_hour * PRICE["sqs_request"],
     }
+
+
+PUSH_COUNTS: dict[tuple[int, float], dict[str, float]] = {}
 
 
 BRIDGE_GAME_MIN = 24.0  # replaced by the measured game length in main
@@ -974,13 +1136,16 @@ def main() -> None:
     bridge_turns = details["bridge"][1]
     BRIDGE_GAME_MIN = bridge_turns / GAMES * THINK_S["bridge"] / 60
     window = push_window_s()
+    from numbridge.club.lobby_pages import PAGE
     print(f"a player-hour (USD per 1,000 player-hours): frames recorded from the reference "
           f"client in Chromium (polling: {SESSION_FIXTURES['polling'].name}, push: "
           f"{SESSION_FIXTURES['push'].name}); the hour {SHARE}; "
           f"{SHARE['playing'] * 60 / BRIDGE_GAME_MIN:.2f} Bridge games "
           f"({BRIDGE_GAME_MIN:.0f} min each); polling as the client was, push as it is "
-          f"(docs/lobby-push.md: the lobby's changes in one frame per subscriber per batch "
-          f"of {window:.0f} s)")
+          f"(docs/lobby-push.md: each subscriber told the changes to its own page of "
+          f"{PAGE} proposals and {PAGE} live games, in one frame per batch of {window:.0f} s; "
+          f"the frames counted by the fan-out's decision over {PUSH_SIM_S} s of a "
+          f"synthetic club)")
     hours: dict[tuple[str, int], dict[str, float]] = {}
     alternative: dict[int, float] = {}
     for online in ONLINE:
@@ -1003,6 +1168,13 @@ def main() -> None:
         frames = frames_an_hour(client, SHARE["playing"] * 60 / BRIDGE_GAME_MIN)
         print(f"  {client}: frames an hour " + ", ".join(
             f"{a} {n:.1f}" for a, n in sorted(frames.items(), key=lambda kv: -kv[1])))
+    for online in ONLINE:
+        c = PUSH_COUNTS[online, window]
+        print(f"  push at {online:,} online, counted: {c['subscribers']:,} subscribers, "
+              f"{c['proposals']:,} open proposals, {c['live']:,} live games at the end; "
+              f"frames per subscriber-hour {c['frames per subscriber-hour']:.0f}; fan-out "
+              f"invocations an hour {c['invocations an hour']:,.0f}, of which reading "
+              f"the lists {c['list reads an hour']:,.0f}")
     push = [sum(hours["push", n].values()) for n in ONLINE]
     polling = sum(hours["polling", 1_000].values())
     print(f"  push, most over least across 100-10,000 online: {max(push) / min(push):.2f}x; "
