@@ -1,5 +1,6 @@
 /* The club's Tournaments tab: the tournaments under way, upcoming and finished (each list
- * asked for whenever the tab is shown, and again on a new connection while it is), one
+ * asked for whenever the tab comes on screen: chosen, back after a game, the page back in
+ * view, a new connection), one
  * of them shown with its standings and pairings, kept live by subscribing to its topic
  * `tournament:TID` exactly while it is on screen (as club.js does with the lobby's), join
  * and leave; and, in a finished tournament game's header, a link to its table. The
@@ -33,6 +34,7 @@ export function createTournaments() {
     pageAgain: false, // … and another wanted once it is answered
     namesAsked: new Set(), // tournaments asked for only for their name (a game's header)
     focusPage: false, // bring the page's heading into focus once drawn
+    listed: false, // the tab was on screen when last looked: its lists asked for then
   };
 }
 
@@ -65,6 +67,10 @@ const storage = () => {
  */
 export function followTournament(app, seen) {
   const st = app.tournaments;
+  // The tab back on screen (a game over, the page in view again): its lists as they are now.
+  const listed = Boolean(app.me && app.conn.isOpen && seen && st.tab === 'tournaments');
+  if (listed && !st.listed) askLists(app);
+  st.listed = listed;
   const want = app.me && app.conn.isOpen && seen && st.tab === 'tournaments' && st.shown ? st.shown : null;
   if (want === st.subscribed) return;
   if (st.subscribed) app.request('unsubscribe', { topic: topicOf(st.subscribed) }, null, true);
@@ -99,7 +105,7 @@ export function connectedTournaments(app) {
   st.subscribed = null;
   st.pageAsked = false;
   st.pageAgain = false;
-  if (st.tab === 'tournaments') askLists(app);
+  st.listed = false; // the lists asked again once followTournament finds the tab on screen
 }
 
 /** The three lists, each its first page. */
@@ -186,13 +192,11 @@ function leave(app, tid) {
 export function showTab(app, tab, focus = false) {
   const st = app.tournaments;
   if (!TABS.includes(tab)) return;
-  const changed = st.tab !== tab;
   st.tab = tab;
   storage()?.setItem(TAB_KEY, tab);
   drawTabs(app);
   if (focus) $(`#tab-${tab}`).focus();
-  if (changed && tab === 'tournaments') askLists(app);
-  app.followLobby(); // subscribes (or not) the tournament shown
+  app.followLobby(); // the lists asked, the tournament shown subscribed (or not)
   renderTournaments(app);
 }
 
