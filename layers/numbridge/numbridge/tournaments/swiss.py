@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from .matching import cheapest_perfect_matching
 from .results import SWISS_HALF_POINTS, Played, Round, Seat, colour_difference, opposite
@@ -160,15 +161,11 @@ def pair_swiss(entrants: Sequence[Entrant], round_no: int) -> Round:
     if len(ranked) < 2:
         return Round(pairs=(), bye=ranked[0].name if ranked else None)
     played = {e.name: frozenset(g.opponent for g in e.history) for e in ranked}
-    found: list[tuple[Entrant, Entrant]] | None = None
-    bye: Entrant | None = None
-    if len(ranked) > EXACT_UP_TO:
-        greedy = _greedy(ranked, played)
-        if greedy is not None:
-            found, bye = greedy
-    if found is None:
-        found, bye = _matching(ranked, played, round_no)
-    return _seat(ranked, found, bye)
+    if len(ranked) <= EXACT_UP_TO:
+        pairs, bye = _matching(ranked, played, round_no, "bye" if len(ranked) % 2 else None)
+    else:
+        pairs, bye = _dutch(ranked, played, round_no)
+    return _seat(ranked, pairs, bye)
 
 
 def _seat(ranked: list[Entrant], pairs: list[tuple[Entrant, Entrant]],
@@ -198,15 +195,22 @@ def _groups(ranked: list[Entrant]) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]],
-              round_no: int) -> tuple[list[tuple[Entrant, Entrant]], Entrant | None]:
+Pairs = list[tuple[Entrant, Entrant]]
+
+
+def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no: int,
+              spare: Literal["bye", "float"] | None, strict: bool = False
+              ) -> tuple[Pairs, Entrant | None]:
+    """The exact pairing of ``ranked`` (module docstring: the criteria) as a matching.
+    ``spare``: one of them left over — with the bye, or floating down to the bracket
+    below (the lowest-ranked first, the score groups permitting). ``strict``: the
+    absolute colour rules are not relaxed (NoPairing instead)."""
     n = len(ranked)
     where = _groups(ranked)
     n_groups = max(g for g, _ in where.values()) + 1
     sizes = [0] * n_groups
     for g, _ in where.values():
         sizes[g] += 1
-    odd = n % 2 == 1
     # Criteria as digits, most significant first:
     # [clash, bye, cut 1 .. cut G-1, squares, strong unmet, mild unmet, order].
     most = [1, n, *([1] * (n_groups - 1)),
@@ -216,7 +220,8 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]],
         ga, pa = where[a.name]
         for j in range(i + 1, n):
             b = ranked[j]
-            if b.name in played[a.name]:
+            clash = _clash(a, b)
+            if b.name in played[a.name] or (strict and clash):
                 continue
             gb, pb = where[b.name]
             cuts = [1 if ga <= k < gb else 0 for k in range(n_groups - 1)]
@@ -226,24 +231,30 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]],
             half = sizes[ga] // 2
             order = (abs(pb - pa - half) + (0 if pa < half <= pb else n) if ga == gb
                      else sizes[ga] - 1 - pa + pb)
-            costs[i, j] = [1 if _clash(a, b) else 0, 0, *cuts, (a.points2 - b.points2) ** 2,
+            costs[i, j] = [1 if clash else 0, 0, *cuts, (a.points2 - b.points2) ** 2,
                            1 if unmet >= STRONG else 0, 1 if unmet == MILD else 0, order]
-    if odd:  # node n stands for the bye
+    if spare == "bye":  # node n stands for the bye
         index = {e.name: i for i, e in enumerate(ranked)}
         for k, e in enumerate(_bye_order(ranked)):
             costs[index[e.name], n] = [0, k] + [0] * (len(most) - 2)
-    mate = cheapest_perfect_matching(n + (1 if odd else 0), costs, most)
+    elif spare == "float":
+        for i in range(n):
+            costs[i, n] = [0] * (len(most) - 1) + [n - 1 - i]
+    mate = cheapest_perfect_matching(n + (1 if spare else 0), costs, most)
     if mate is None:
         raise NoPairing(f"round {round_no}: no pairing of {n} players avoids a rematch")
     pairs = [(ranked[i], ranked[j]) for i, j in mate if j < n]
-    bye = next((ranked[i] for i, j in mate if j == n), None)
-    return pairs, bye
+    left = next((ranked[i] for i, j in mate if j == n), None)
+    return pairs, left
 
 
-def _greedy(ranked: list[Entrant], played: dict[str, frozenset[str]]
-            ) -> tuple[list[tuple[Entrant, Entrant]], Entrant | None] | None:
-    """The Dutch procedure bracket by bracket, taken only when it is provably as good as
-    any pairing on criteria 0-2 (else None: the matching decides)."""
+def _dutch(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no: int
+           ) -> tuple[Pairs, Entrant | None]:
+    """The Dutch procedure bracket by bracket, top down: a bracket is its score group
+    and the player floating into it. When a bracket cannot be paired (or cannot pass
+    on a single floater the next one can take), it is paired again together with the
+    brackets above it, exactly, widening upwards until that works (FIDE's re-pairing
+    of the previous bracket); the whole field at worst."""
     bye: Entrant | None = None
     rest = ranked
     if len(ranked) % 2:
@@ -255,24 +266,96 @@ def _greedy(ranked: list[Entrant], played: dict[str, frozenset[str]]
             groups[-1].append(e)
         else:
             groups.append([e])
-    pairs: list[tuple[Entrant, Entrant]] = []
+    made: list[Pairs] = []  # the pairs of each bracket done
+    entered: list[list[Entrant]] = []  # the players of each bracket done
     carry: list[Entrant] = []
-    for group in groups:
-        if len(carry) > 1:
-            return None
-        members = list(group)
-        if carry:  # the floater meets the highest of this group it may meet
-            floater = carry.pop()
-            mate = next((m for m in members if _fits(floater, m, played)), None)
-            if mate is None:
-                return None
-            members.remove(mate)
-            pairs.append((floater, mate))
-        unpaired = _pair_bracket(members, played, pairs)
-        if len(unpaired) > 1:
-            return None
-        carry = unpaired
-    return (pairs, bye) if not carry else None
+    for k, group in enumerate(groups):
+        last = k == len(groups) - 1
+        pairs, left = _bracket(carry + group, played)
+        if len(left) <= (0 if last else 1):
+            made.append(pairs)
+            entered.append(carry + group)
+            carry = left
+            continue
+        j = len(entered)
+        while True:  # widen the window upwards until it pairs
+            # the carry is among the last bracket's players: each player once
+            window = sorted({p.name: p for p in [*(p for players in entered[j:] for p in players),
+                                                 *carry, *group]}.values(), key=rank_key)
+            spare: Literal["float"] | None = "float" if len(window) % 2 else None
+            try:
+                pairs, floater = _matching(window, played, round_no, spare, strict=True)
+            except NoPairing:
+                if j == 0:  # more must float than one: the whole field, exactly
+                    return _matching(ranked, played, round_no, "bye" if bye else None)
+                j -= 1
+                continue
+            break
+        del made[j:], entered[j:]
+        made.append(pairs)
+        entered.append(window)
+        carry = [floater] if floater else []
+    return _swap_floats(ranked, [p for pairs in made for p in pairs], played), bye
+
+
+def _swap_floats(ranked: list[Entrant], pairs: Pairs, played: dict[str, frozenset[str]]
+                 ) -> Pairs:
+    """Re-pair two pairs' four players while that floats fewer players over a score
+    boundary (top first), or over less distance: the brackets done one by one cannot
+    see a lower bracket's pair that would have taken a floater closer to home. Only a
+    pair across groups can gain, so only those are tried against the rest."""
+    group = {name: g for name, (g, _) in _groups(ranked).items()}
+
+    improved = True
+    while improved:
+        improved = False
+        for i, (a, b) in enumerate(pairs):
+            if group[a.name] == group[b.name]:
+                continue
+            for j, (c, d) in enumerate(pairs):
+                if j == i:
+                    continue
+                now = _float_key(group, [(a, b), (c, d)])
+                for alt in (((a, c), (b, d)), ((a, d), (b, c))):
+                    if all(_fits(x, y, played) for x, y in alt) and \
+                            _float_key(group, list(alt)) < now:
+                        pairs[i], pairs[j] = alt
+                        improved = True
+                        break
+                if improved:
+                    break
+            if improved:
+                break
+    return pairs
+
+
+def _float_key(group: dict[str, int], two: Sequence[tuple[Entrant, Entrant]]
+               ) -> tuple[tuple[int, ...], int]:
+    """Players floating over each score boundary, top down, then the squared score
+    differences: smaller is better (criterion 2 of the module docstring)."""
+    over = [0] * (max(group.values()) + 1)
+    for a, b in two:
+        lo, hi = sorted((group[a.name], group[b.name]))
+        for k in range(lo, hi):
+            over[k] += 1
+    return tuple(over), sum((a.points2 - b.points2) ** 2 for a, b in two)
+
+
+def _bracket(members: list[Entrant], played: dict[str, frozenset[str]]
+             ) -> tuple[Pairs, list[Entrant]]:
+    """One bracket greedily: a player floating in meets the highest resident who fits,
+    then top half against bottom half; returns the pairs and who is left over."""
+    pairs: Pairs = []
+    members = list(members)
+    if len(members) > 1 and members[0].points2 != members[1].points2:  # a floater in
+        floater = members.pop(0)
+        mate = next((m for m in members if _fits(floater, m, played)), None)
+        if mate is None:
+            return [], [floater, *members]
+        members.remove(mate)
+        pairs.append((floater, mate))
+    left = _pair_bracket(members, played, pairs)
+    return pairs, left
 
 
 def _fits(a: Entrant, b: Entrant, played: dict[str, frozenset[str]]) -> bool:
