@@ -251,3 +251,60 @@ def test_tournament_requests_are_refused_as_the_protocol_says(world: World) -> N
 @pytest.fixture(autouse=True)
 def _quick_deals(world: World) -> None:
     world.svc.deal_budget_s = 20.0
+
+
+def test_a_round_robin_pairs_everyone_once_and_a_withdrawn_player_forfeits(
+        world: World) -> None:
+    """Catches: a round robin that pairs a pair twice or leaves one out (Berger tables
+    taken in a changing order), a game dealt against a player who withdrew (their
+    opponent waits forever) instead of a win by forfeit, a round robin that never ends."""
+    steps = Steps(world)
+    tid = create_tournament(world.store, world.clock, kind="round_robin", room="blitz",
+                            starts_ms=world.clock(), rated=False)
+    names = ["ann", "bob", "cy", "dee"]
+    conns = {name: world.join(name) for name in names}
+    for conn in conns.values():
+        assert conn.ask("join_tournament", tournament=tid)["type"] == "ack"
+    steps.sweep()
+    t = Tournaments(world.store).get(tid)
+    assert t is not None and t.rounds == 3 and set(t.order) == set(names)
+    rng = random.Random(9)
+    met: Counter[frozenset[str]] = Counter()
+    for round_no in (1, 2, 3):
+        if round_no == 2:  # dee leaves, round 2 paired already: round 3's is a forfeit
+            assert conns["dee"].ask("leave_tournament", tournament=tid)["type"] == "ack"
+        pairings = Tournaments(world.store).pairings(tid, round_no)
+        for p in pairings:
+            met[frozenset(n for n in (p.blue, p.red, p.bye) if n)] += 1
+        games = [str(p.game) for p in pairings if p.game]
+        _resign_all(world, conns, games, rng)
+        steps.deliver(steps.pending())
+        steps.spy.sent.clear()
+    t = Tournaments(world.store).get(tid)
+    assert t is not None and t.status == "finished"
+    pairs = [pair for pair in met if len(pair) == 2]
+    assert len(pairs) == 6 - 1 and set(met.values()) == {1}  # dee's last: a forfeit
+    players = {p.name: p for p in Tournaments(world.store).all_players(tid)}
+    assert players["dee"].games == 2 and sum(p.byes for p in players.values()) == 1
+    assert all(p.games + p.byes == 3 for name, p in players.items() if name != "dee")
+
+
+def test_an_arena_player_who_left_is_not_paired_until_they_join_again(world: World) -> None:
+    """Catches: a player who left an arena put back among the free players when their game
+    ends (paired again against their will), or not paired again once they rejoin."""
+    steps = Steps(world)
+    tid = create_tournament(world.store, world.clock, kind="arena", room="blitz",
+                            starts_ms=world.clock(), minutes=30, rated=False)
+    conns = {name: world.join(name) for name in ("ann", "bob")}
+    for conn in conns.values():
+        assert conn.ask("join_tournament", tournament=tid)["type"] == "ack"
+    steps.sweep()
+    [game] = _live_games(world, tid)
+    assert conns["bob"].ask("leave_tournament", tournament=tid)["type"] == "ack"
+    _resign_all(world, conns, [game], random.Random(2))
+    steps.drain()
+    assert _live_games(world, tid) == []  # ann waits; bob is not among the free players
+    assert [str(w["player"]) for w in Tournaments(world.store).waiting(tid)] == ["ann"]
+    assert conns["bob"].ask("join_tournament", tournament=tid)["type"] == "ack"
+    steps.drain()  # the join's step pairs them again at once
+    assert len(_live_games(world, tid)) == 1
