@@ -3,9 +3,9 @@
 The rules are FIDE's Dutch system (Handbook C.04.3) as far as the club needs them; see
 docs/tournaments-pairing.md. Why our own code rather than a library: the maintained Python
 Dutch engine on PyPI (caissify-pairings 0.5, Apache-2.0, checked against bbpPairings) took
-4 s for one round of 100 players here and does not finish a round of 200 in two minutes;
-the club wants a round of 1,000 in well under a second. bbpPairings and JaVaFo are
-programs, not Python dependencies.
+4 s for the second round of 100 players here and did not finish three rounds of 200 in
+two minutes; the club wants a round of 1,000 in well under a second. bbpPairings and
+JaVaFo are programs, not Python dependencies.
 
 What a round must be, in order (each criterion counts only among pairings equal on the
 ones before it):
@@ -22,14 +22,20 @@ ones before it):
 4. Dutch order inside a score group: the top half meets the bottom half, 1 v h+1, 2 v
    h+2, ...; a player floating down meets the top of the group below.
 
-Method: a maximum-weight perfect matching (networkx's Edmonds blossom, imported only when
-needed) over the allowed pairs, each pair weighed by the criteria above as digits of one
-integer, with a phantom player standing for the bye. That is exact, and fast up to a few
-hundred players. For larger fields the Dutch procedure runs greedily bracket by bracket
-(top half v bottom half, floaters down); when its result provably meets criteria 0-2 as
-well as any pairing can (at most one player floats across each score boundary, and only
-where the count above it is odd, and only to the next group) it is taken, otherwise the
-matching decides.
+Method: up to EXACT_UP_TO players, a maximum-weight perfect matching over the allowed
+pairs (numbridge.tournaments.matching), each pair weighed by the criteria above as the
+digits of one integer, a phantom player standing for the bye: exact on every criterion.
+Larger fields (a matching of 1,000 players can take minutes) follow the Dutch procedure
+bracket by bracket, top down: a bracket is a score group and the player floating into
+it; the floater meets the highest resident he may, then the top half meets the bottom
+half in order (a pair that may not meet takes the next in S2; two left over are placed
+by swapping partners with a pair made). A bracket that cannot be paired that way is
+paired again exactly (the matching, absolute colours kept) together with the brackets
+above it, widening upwards until it works — FIDE's re-pairing of the previous bracket
+— and the whole field exactly at worst. Last, two pairs are re-paired while that
+floats fewer players, or less far. On large fields criteria 0, 1 and 2 hold pair for
+pair (no swap of two pairs improves them: the tests' checker verifies it) rather than
+over the whole field at once.
 
 Seats: ``"blue"`` moves first (as white in chess). Colours within a pair follow FIDE's
 C.04.3 E: both preferences when they differ; else the stronger one; else (equal) alternate
@@ -42,6 +48,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import islice
 from typing import Literal
 
 from .matching import cheapest_perfect_matching
@@ -50,7 +58,8 @@ from .results import SWISS_HALF_POINTS, Played, Round, Seat, colour_difference, 
 __all__ = ["BadEntrants", "Entrant", "NoPairing", "Round", "allocate_colours", "pair_swiss",
            "preference"]
 
-# Up to this many players the exact matching is always used; above it, the greedy first.
+# Up to this many players a round is one exact matching (about 0.2 s at 96); above, the
+# Dutch procedure bracket by bracket.
 EXACT_UP_TO = 96
 
 
@@ -72,10 +81,15 @@ class Entrant:
     history: tuple[Played, ...] = ()  # games played, in round order
     byes: int = 0  # rounds received as a bye (each worth a win: 1 point)
 
-    @property
+    @cached_property
     def points2(self) -> int:
         """Score in half-points: win 2, draw 1, loss 0, bye 2."""
         return sum(SWISS_HALF_POINTS[g.outcome] for g in self.history) + 2 * self.byes
+
+    @cached_property
+    def colour_preference(self) -> tuple[Seat | None, int]:
+        """:func:`preference` of the history (kept: a round asks it many times)."""
+        return preference(self.history)
 
 
 # Preference strengths (FIDE C.04.3 A.6).
@@ -105,8 +119,8 @@ def rank_key(e: Entrant) -> tuple[int, int, str]:
 
 def allocate_colours(higher: Entrant, lower: Entrant, board: int) -> tuple[str, str]:
     """(blue, red) for a pair, ``higher`` the better-ranked, ``board`` from 1 (FIDE E)."""
-    ca, sa = preference(higher.history)
-    cb, sb = preference(lower.history)
+    ca, sa = higher.colour_preference
+    cb, sb = lower.colour_preference
     if ca is None and cb is None:
         first_blue = board % 2 == 1
     elif cb is None or (ca is not None and ca != cb):
@@ -130,15 +144,15 @@ def allocate_colours(higher: Entrant, lower: Entrant, board: int) -> tuple[str, 
 
 def _clash(a: Entrant, b: Entrant) -> bool:
     """Both must have the same colour next (an absolute preference each)."""
-    ca, sa = preference(a.history)
-    cb, sb = preference(b.history)
+    ca, sa = a.colour_preference
+    cb, sb = b.colour_preference
     return sa == ABSOLUTE and sb == ABSOLUTE and ca == cb
 
 
 def _unmet(a: Entrant, b: Entrant) -> int:
     """The strength of the preference a pair cannot meet (0 when both can be met)."""
-    ca, sa = preference(a.history)
-    cb, sb = preference(b.history)
+    ca, sa = a.colour_preference
+    cb, sb = b.colour_preference
     if ca is None or ca != cb:
         return NONE
     return min(sa, sb)
@@ -317,8 +331,7 @@ def _swap_floats(ranked: list[Entrant], pairs: Pairs, played: dict[str, frozense
                     continue
                 now = _float_key(group, [(a, b), (c, d)])
                 for alt in (((a, c), (b, d)), ((a, d), (b, c))):
-                    if all(_fits(x, y, played) for x, y in alt) and \
-                            _float_key(group, list(alt)) < now:
+                    if _float_key(group, alt) < now and all(_fits(x, y, played) for x, y in alt):
                         pairs[i], pairs[j] = alt
                         improved = True
                         break
@@ -332,12 +345,16 @@ def _swap_floats(ranked: list[Entrant], pairs: Pairs, played: dict[str, frozense
 def _float_key(group: dict[str, int], two: Sequence[tuple[Entrant, Entrant]]
                ) -> tuple[tuple[int, ...], int]:
     """Players floating over each score boundary, top down, then the squared score
-    differences: smaller is better (criterion 2 of the module docstring)."""
-    over = [0] * (max(group.values()) + 1)
+    differences: smaller is better (criterion 2 of the module docstring). Only the
+    boundaries between the players' own groups count, so keys of the same players
+    compare."""
+    low = min(group[p.name] for pair in two for p in pair)
+    high = max(group[p.name] for pair in two for p in pair)
+    over = [0] * (high - low)
     for a, b in two:
         lo, hi = sorted((group[a.name], group[b.name]))
         for k in range(lo, hi):
-            over[k] += 1
+            over[k - low] += 1
     return tuple(over), sum((a.points2 - b.points2) ** 2 for a, b in two)
 
 
@@ -375,11 +392,11 @@ def _pair_bracket(members: list[Entrant], played: dict[str, frozenset[str]],
     for i, a in enumerate(s1):
         start = min(i, len(s2) - 1) if s2 else 0
         order = s2[start:] + s2[:start]
-        fitting = [b for b in order if _fits(a, b, played)]
+        fitting = list(islice((b for b in order if _fits(a, b, played)), 4))
         if not fitting:
             left.append(a)
             continue
-        mate = next((b for b in fitting[:4] if _unmet(a, b) == NONE), fitting[0])
+        mate = next((b for b in fitting if _unmet(a, b) == NONE), fitting[0])
         s2.remove(mate)
         made.append((a, mate))
     rest = left + s2
