@@ -88,6 +88,20 @@ test('a proposal or live game added twice is listed once; removing an unknown on
   assert.deepEqual(club.live.map((g) => g.game), ['g-1']);
 });
 
+// Catches: a proposal pushed off the subscriber's page by a newcomer (`why` "paged": still
+// open, only off this page) kept on the list, where no later change would ever reach it,
+// or the one sliding in with it not listed.
+test('a page-scoped frame: one off the page and one slid in keep the page its size', () => {
+  let club = fromPage(emptyClub(), PAGE);
+  club = applyChanges(club, { type: 'changes', topic: 'lobby', changes: [
+    { kind: 'proposal_removed', proposal: 'p-1', why: 'accepted' },
+    { kind: 'proposal_added', proposal: proposal('p-7', 'cy') },
+    { kind: 'proposal_removed', proposal: 'p-2', why: 'paged' },
+    { kind: 'proposal_added', proposal: proposal('p-8', 'dee') },
+  ] });
+  assert.deepEqual(club.proposals.map((p) => p.id), ['p-7', 'p-8']);
+});
+
 // Catches: a change of a kind added later (or another topic's frame) throwing, or
 // wiping the lists, in a client that does not know it.
 test('unknown kinds, malformed changes and other topics change nothing', () => {
