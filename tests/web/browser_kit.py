@@ -284,10 +284,18 @@ def play_one_turn(player: Page, solution: str, wrong: bool) -> str:
             eventually(lambda: "selected" in (tiles.nth(k).get_attribute("class") or ""),
                        "the tile selected")
 
+    def insist() -> None:
+        # A digit the board already contradicts is asked about first (highlighting on):
+        # the player here means it.
+        warning = page.locator("#place-warning")
+        if warning.is_visible():
+            press(player, page.locator("#place-warning-place"))
+
     if choices:
         k, index = choices[0]
         select(k)
         press(player, player.cell(index // size, index % size))
+        insist()
         return "mistake" if wrong else "place"
     free = [int(c["index"]) for c in cells if c["clue"] == "1" and c["owner"] == ""]
     if free:
@@ -301,6 +309,7 @@ def play_one_turn(player: Page, solution: str, wrong: bool) -> str:
         # An empty bag, no free clue, no tile that goes anywhere: a mistake is what is left.
         select(0)
         press(player, player.cell(empty[0] // size, empty[0] % size))
+        insist()
         return "forced mistake"
     press(player, exchange)
     return "exchange"
