@@ -27,6 +27,7 @@ from numbridge.service.aws.sqs_tournaments import step_body
 QUEUE_ARN = "arn:aws:sqs:us-east-1:123456789012:numbridge-tournaments"
 SWEEP_INTERVAL_S = 2.0
 SWEEP_RULE = "numbridge-tournament-sweep"
+RECONNECT_GRACE_S = 5.0
 
 
 class LocalTournamentSteps(LocalBotTurns):
@@ -60,6 +61,10 @@ class LocalTournamentSteps(LocalBotTurns):
         await super().stop()
 
     async def _sweep_every(self) -> None:
+        # The first sweep waits for the clients to connect again after a restart: a
+        # Swiss round paired at once would find its players absent and withdraw them.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stop.wait(), RECONNECT_GRACE_S)
         while not self._stop.is_set():
             with contextlib.suppress(Exception):  # the invoker has logged it
                 await self._invoke(scheduled_event(SWEEP_RULE))

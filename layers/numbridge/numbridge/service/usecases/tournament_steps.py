@@ -417,6 +417,8 @@ def _pair_round(svc: Services, t: Tournament, round_no: int, changes: list[Chang
     active = [p for p in svc.tournaments.all_players(t.id) if p.active]
     present = [p for p in active if _online(svc, p.name)]
     absent = [p for p in active if not _online(svc, p.name)]
+    if active and not present:
+        return  # nobody connected (a server just restarted): wait, withdraw no one
     for gone in absent:  # left out of this round, and withdrawn
         try:
             svc.store.transact([dataclasses.replace(
