@@ -3,8 +3,8 @@
 :mod:`.views` makes it; it goes out as :func:`.plain.plain` makes it (the
 fields left at their default absent). Beyond docs/contract.md's VIEW:
 ``last_mistake``, ``resume_requested``, ``block_owners``, ``moves``,
-``abortable``, ``swap_open``, ``grade``, ``tournament``, and what the service adds: ``players.SEAT.online``,
-``offers.rematch`` and ``rematch``.
+``abortable``, ``swap_open``, ``grade``, ``tournament``, and what the service adds:
+``players.SEAT.online``, ``offers.rematch`` and ``rematch``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ runtime's in ``numbridge serve``):
 - a game of the tournament finished (``"game": GID``): sent after the commit that
   finished it, whatever finished it — a move, a resignation, a timer
   (``service.commit.follow_up``, from the game's archive record);
-- a player joined (an arena's player may be paired at once);
+- a player joined a running arena (they may be paired at once);
 - a timer (``"due_ms"``): the start, an arena's end, a standings push put off. A queue
   delays a message by at most 15 minutes: one that comes before it is due is sent again
   for the rest of the wait, and does nothing else;
@@ -32,7 +32,8 @@ runtime's in ``numbridge serve``):
    of the round is left (a query of ``LIVE``) the next round is paired, once (its
    ``ROUND`` item put on condition that it is absent, with the tournament's item as
    read); after the last round, or when no pairing is left, it finishes. A player with
-   no connection open at a round's pairing is left out of it and withdrawn;
+   no connection open at a round's pairing is left out of it and withdrawn (unless
+   nobody is connected — a server just restarted: the round then waits);
 5. finishing: each player's final rank and tie-breaks written (the index then sorts
    the final table), then ``finished``;
 6. what changed is pushed to the subscribers of ``tournament:TID`` (``started``,
