@@ -52,11 +52,12 @@ def create_tournament(club: LocalServer, *args: str) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
-def open_tournament(player: Page, tid: str, status: str) -> None:
-    """The Tournaments tab, and the tournament `tid` from the list of `status`."""
+def open_tournament(player: Page, tid: str, status: str = "") -> None:
+    """The Tournaments tab, and the tournament `tid` from the list of `status` (any list:
+    one made to start now is upcoming until the server's sweep has started it)."""
     page = player.page
     page.click("#tab-tournaments")
-    row = page.locator(f"#tournaments-{status} li[data-tournament='{tid}']")
+    row = page.locator(f"#tournaments{'-' + status if status else ''} li[data-tournament='{tid}']")
     row.wait_for()
     row.locator("button.tournament-open").click()
     page.wait_for_selector("#tournament-page #tournament-facts")
@@ -92,7 +93,7 @@ def test_an_arena_pairs_those_who_join_from_the_tab_and_opens_their_games(
     try:
         for player in (ana, bob, cy):
             open_with_token(player, club)
-            open_tournament(player, tid, "running")
+            open_tournament(player, tid)
             assert player.page.locator("#tournament-title").inner_text() == name
         assert cy.page.locator("#tournament-page").inner_text().count("Nobody has joined yet.") == 1
         for player in (ana, bob):
@@ -264,7 +265,7 @@ def test_the_table_is_followed_again_after_the_server_restarts(
     cy = Page(browser, fresh_name("cy"), RECORD_SENT)
     try:
         open_with_token(cy, club)
-        open_tournament(cy, tid, "running")
+        open_tournament(cy, tid)
         club.restart()
         cy.page.wait_for_selector("#conn[data-state=open]", timeout=60_000)
         topic = f"tournament:{tid}"
