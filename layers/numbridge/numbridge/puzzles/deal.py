@@ -20,13 +20,19 @@ and the deal starts over with a new one (and, for irregular blocks, now and then
 a new layout), until the time budget runs out. With grades asked, a board of
 another grade has other givens of the same solution searched (a few times) before a
 new solution is drawn.
+
+Asked for grades all harder than locked candidates (or hidden singles), the dealer
+aims: givens are dropped until unit propagation alone (the coach's rung of that name,
+told by a solver that never searches) leaves a cell open, and padded back with cells
+that propagation fills, which keeps the grade; a minimal set that propagation still
+fills is too easy, told in microseconds instead of by grading it.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from numbridge.coach import grade
@@ -41,6 +47,10 @@ START_MARGIN = {9: 10, 6: 5}
 SOLUTION_SOLVES = {9: 150, 6: 60}
 # Searches for givens of one solution, when a grade is asked, before drawing another.
 SEARCHES_PER_SOLUTION = 4
+# Aiming at a hard grade: cores tried per search, each after the first from the last
+# with AIM_DROP givens dropped and completed again.
+AIM_REPAIRS = 3
+AIM_DROP = 3
 # Solutions tried on one irregular layout before drawing another.
 LAYOUT_SOLUTIONS = 3
 
@@ -54,6 +64,7 @@ class DealStats:
     solves: int = 0
     skipped: int = 0
     off_grade: int = 0  # boards dealt whose grade was not one asked for
+    too_easy: int = 0  # cores that propagation alone fills, when a harder grade is asked
     first_minimal: list[int] = field(default_factory=list)
 
 
@@ -135,8 +146,10 @@ class _Dealer:
             givens.append(cell)
             mask |= 1 << cell
 
-    def minimize(self, givens: list[int], target: int) -> list[int]:
-        """Drop givens (random order) while S stays unique, down to ``target``."""
+    def minimize(self, givens: list[int], target: int,
+                 enough: Callable[[Collection[int]], bool] | None = None) -> list[int]:
+        """Drop givens (random order) while S stays unique, down to ``target`` (or until
+        ``enough`` says the givens left will do)."""
         lits = self.lits
         order = list(givens)
         self.rng.shuffle(order)
@@ -158,6 +171,8 @@ class _Dealer:
             else:
                 keep.discard(g)
                 mask ^= bit
+                if enough is not None and enough(keep):
+                    break
         return [c for c in givens if c in keep]
 
     def two_for_one(self, givens: list[int], max_solves: int) -> list[int] | None:
@@ -226,20 +241,47 @@ class _Dealer:
 
     def aimed(self, givens: list[int], clues: int, prop: Propagator) -> list[int] | None:
         """Other givens of S, as hard as ``givens`` or harder, that propagation alone
-        (``prop``'s rules) leaves open; ``None`` if it fills the grid.
+        (``prop``'s rules) leaves open; ``None`` if none was found.
 
-        First the givens are minimized (fewer givens never make a board easier), then
-        padded back to ``clues`` with cells that propagation fills from them: such a
-        given changes no rung's deductions from ``prop``'s rung up (they fill it
-        anyway), so the board keeps the grade of its minimal core. Only if too few
-        cells are filled so are the rest drawn at random (the grade then says).
+        Givens are dropped (fewer givens never make a board easier) until propagation
+        leaves a cell open, then the board is padded back to ``clues`` with cells that
+        propagation fills from them: such a given changes no rung's deductions from
+        ``prop``'s rung up (they fill it anyway), so the board keeps the grade of the
+        fewer givens. Only if too few cells are filled are the rest drawn at random
+        (the grade then says). A minimal set that propagation still fills has a few
+        givens dropped and is completed again (the other solutions met so far make
+        that cheaper than a new search).
         """
-        rng, lits, n = self.rng, self.lits, self.n
-        core = self.minimize(givens, 0)
-        with prop.lock:
-            filled = prop.cells([lits[c] for c in core])
-        if len(filled) == self.cells:
+        rng, lits = self.rng, self.lits
+        filled: list[int] = []
+
+        def left_open(keep: Collection[int]) -> bool:
+            nonlocal filled
+            if len(keep) > clues:
+                return False
+            with prop.lock:
+                filled = prop.cells([lits[c] for c in keep])
+            return len(filled) < self.cells
+
+        core = givens
+        for attempt in range(AIM_REPAIRS):
+            if attempt:
+                self.stats.too_easy += 1
+                core = self.complete(rng.sample(core, max(0, len(core) - AIM_DROP)))
+            if left_open(core):
+                break
+            core = self.minimize(core, 0, left_open)
+            if left_open(core):
+                break
+        else:
+            self.stats.too_easy += 1
             return None
+        return self.pad(core, filled, clues)
+
+    def pad(self, core: list[int], filled: list[int], clues: int) -> list[int]:
+        """``core`` and, up to ``clues``, cells drawn among those ``filled`` (the true
+        cell literals propagation made from it), then at random."""
+        rng, n = self.rng, self.n
         chosen = set(core)
         known = [c for c in ((x - 1) // n for x in filled) if c not in chosen]
         need = clues - len(core)
@@ -271,8 +313,7 @@ def _graded_givens(dealer: _Dealer, clues: int, layout: Layout,
         if prop is not None:
             givens = dealer.aimed(givens, clues, prop)
             if givens is None:
-                dealer.stats.off_grade += 1  # propagation alone fills it: too easy
-                continue
+                continue  # propagation alone fills every core tried: too easy
         board = dealer.board(givens, layout)
         if grades is None or board.grade in grades:
             return board
