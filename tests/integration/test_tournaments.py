@@ -308,3 +308,28 @@ def test_an_arena_player_who_left_is_not_paired_until_they_join_again(world: Wor
     assert conns["bob"].ask("join_tournament", tournament=tid)["type"] == "ack"
     steps.drain()  # the join's step pairs them again at once
     assert len(_live_games(world, tid)) == 1
+
+
+def test_the_games_sweep_sends_a_start_on_time_and_an_early_timer_is_sent_again(
+        world: World) -> None:
+    """Catches: a tournament made with no timer (by the command, by the schedule) starting
+    only at the sweep after its start, up to a minute late in AWS; a timer delivered
+    before it is due doing the step early, or dropped instead of being sent again."""
+    steps = Steps(world)
+    starts = world.clock() + 30_000
+    tid = create_tournament(world.store, world.clock, kind="arena", room="blitz",
+                            starts_ms=starts, minutes=5, rated=False)
+    assert world.sweep()["tournaments"] == 1  # the timeout function's once-a-minute sweep
+    [timer] = steps.pending()
+    assert timer == {"tournament": tid, "due_ms": starts}
+    assert steps.spy.sent[0]["delay"] == 30
+    steps.spy.sent.clear()
+    world.clock.advance(10_000)  # delivered early (a delay is at most 15 min in SQS)
+    assert steps.deliver([timer]) == {"batchItemFailures": []}
+    assert Tournaments(world.store).get(tid).status == "upcoming"  # type: ignore[union-attr]
+    [again] = steps.spy.sent
+    assert again["body"] == timer and again["delay"] == 20
+    steps.spy.sent.clear()
+    world.clock.advance(20_000)
+    steps.deliver([timer])
+    assert Tournaments(world.store).get(tid).status == "running"  # type: ignore[union-attr]

@@ -81,6 +81,9 @@ from numbridge.store.tournaments import (
 
 TOPIC_PREFIX = "tournament:"
 STANDINGS_EVERY_MS = 3_000
+# The games' sweep runs once a minute: a tournament starting before the next one is sent
+# as a timer due at its start.
+AHEAD_MS = 60_000
 ATTEMPTS = 5
 Change = dict[str, Any]
 
@@ -145,12 +148,19 @@ def on_sweep(svc: Services) -> dict[str, Any]:
 
 def send_overdue(svc: Services) -> int:
     """The overdue tournaments handed to the tournament queue (the games' sweep, whose
-    function deals no board): how many. A failure is logged: the next sweep sends it."""
+    function deals no board), and those starting before the next sweep as timers due at
+    their start (on time, not up to a minute late): how many. A failure is logged: the
+    next sweep sends it."""
     try:
+        now = svc.clock()
         due = overdue(svc)
         for tournament_id in due:
             svc.tournament_steps.send(tournament_id, 0)
-        return len(due)
+        soon = [t for t in svc.tournaments.all_in_status("upcoming", until_ms=now + AHEAD_MS)
+                if t.starts_ms > now]
+        for t in soon:
+            svc.tournament_steps.send(t.id, t.starts_ms - now, due_ms=t.starts_ms)
+        return len(due) + len(soon)
     except Exception:
         count("TournamentStepSendFailures")
         logger.exception("overdue tournaments not sent")
