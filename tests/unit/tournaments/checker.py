@@ -151,9 +151,12 @@ def _pairings(players: list[str], field: _Field, colours: bool
                 yield [(first, mate), *tail]
 
 
-def check_swiss_round(entrants: Sequence[Entrant], round_: Round, round_no: int) -> list[str]:
+def check_swiss_round(entrants: Sequence[Entrant], round_: Round, round_no: int,
+                      exhaustive: bool = True) -> list[str]:
     """The violations of the rules (module docstring) in ``round_``, paired from
-    ``entrants`` (everyone as they stood before it); empty: the round is fine."""
+    ``entrants`` (everyone as they stood before it); empty: the round is fine.
+    ``exhaustive=False``: the score groups are judged pair for pair only, as on a
+    large field, whatever the size."""
     where = f"round {round_no}"
     field = _Field(entrants)
     problems: list[str] = []
@@ -232,7 +235,7 @@ def check_swiss_round(entrants: Sequence[Entrant], round_: Round, round_no: int)
                                     f"than {alt[0][0]}-{alt[0][1]} and {alt[1][0]}-{alt[1][1]}")
     # ...and on small fields against every pairing of the same players.
     paired = [n for n in field.rank if n != round_.bye]
-    if len(paired) <= BRUTE_FORCE_UP_TO:
+    if exhaustive and len(paired) <= BRUTE_FORCE_UP_TO:
         allowed = clashes(pairs)
         best = min((field.key(p) for p in _pairings(paired, field, colours=False)
                     if clashes(p) <= allowed), default=None)

@@ -12,30 +12,33 @@ ones before it):
 
 0. absolute: nobody meets anyone twice; everyone is paired once or has the bye; with an
    odd count exactly one bye, to a player with the fewest byes so far (none, while anyone
-   has none) — the lowest-ranked such player for whom the rest can still be paired.
+   has none; another only if no such player can sit out with the rest still paired);
 1. colours, absolute: never the same colour three games in a row, blues minus reds never
    beyond ±2 — relaxed (as few times as can be) only when no pairing keeps them;
-2. score groups (Dutch C.5-C.7): the fewest players float down out of the top score
+2. the bye to the lowest-ranked of those players for whom the rest can be paired;
+3. score groups (Dutch C.5-C.7): the fewest players float down out of the top score
    group, then out of the top two, and so on; then the smallest score differences (the
    sum of their squares, so one float over two groups is worse than two over one);
-3. colour preferences met: strong ones (a colour behind) first, then mild (alternation);
-4. Dutch order inside a score group: the top half meets the bottom half, 1 v h+1, 2 v
-   h+2, ...; a player floating down meets the top of the group below.
+4. colour preferences met: strong ones (a colour behind) first, then mild (alternation);
+5. Dutch order inside a score group: the top half meets the bottom half, 1 v h+1, 2 v
+   h+2, ... (a transposition in S2 before two of one half meet); a player floating down
+   meets the top of the group below.
 
 Method: up to EXACT_UP_TO players, a maximum-weight perfect matching over the allowed
 pairs (numbridge.tournaments.matching), each pair weighed by the criteria above as the
 digits of one integer, a phantom player standing for the bye: exact on every criterion.
 Larger fields (a matching of 1,000 players can take minutes) follow the Dutch procedure
-bracket by bracket, top down: a bracket is a score group and the player floating into
-it; the floater meets the highest resident he may, then the top half meets the bottom
+bracket by bracket, top down: a bracket is a score group and the players floating into
+it (MDPs), who meet the highest residents they may; then the top half meets the bottom
 half in order (a pair that may not meet takes the next in S2; two left over are placed
-by swapping partners with a pair made). A bracket that cannot be paired that way is
-paired again exactly (the matching, absolute colours kept) together with the brackets
-above it, widening upwards until it works — FIDE's re-pairing of the previous bracket
-— and the whole field exactly at worst. Last, two pairs are re-paired while that
-floats fewer players, or less far. On large fields criteria 0, 1 and 2 hold pair for
-pair (no swap of two pairs improves them: the tests' checker verifies it) rather than
-over the whole field at once.
+by swapping partners with a pair made). If that leaves more than one over, the bracket
+alone is paired exactly when it can be; whoever is still left floats on down. When the
+last bracket cannot be paired it is paired again exactly (absolute colours kept)
+together with the brackets above it, one more at a time — FIDE's re-pairing of the
+previous bracket — and the whole field exactly at worst. Last, two pairs are re-paired
+while that floats fewer players, or less far. On large fields criteria 0 to 3 hold pair
+for pair (no swap of two pairs improves them: the tests' checker verifies it) rather
+than over the whole field at once.
 
 Seats: ``"blue"`` moves first (as white in chess). Colours within a pair follow FIDE's
 C.04.3 E: both preferences when they differ; else the stronger one; else (equal) alternate
@@ -226,8 +229,10 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no
     for g, _ in where.values():
         sizes[g] += 1
     # Criteria as digits, most significant first:
-    # [clash, bye, cut 1 .. cut G-1, squares, strong unmet, mild unmet, order].
-    most = [1, n, *([1] * (n_groups - 1)),
+    # [byes beyond the fewest, clash, bye order, cut 1 .. cut G-1, squares, strong unmet,
+    # mild unmet, order].
+    fewest = min(e.byes for e in ranked)
+    most = [max(e.byes for e in ranked) - fewest, 1, n, *([1] * (n_groups - 1)),
             (ranked[0].points2 - ranked[-1].points2) ** 2, 1, 1, 3 * n]
     costs: dict[tuple[int, int], list[int]] = {}
     for i, a in enumerate(ranked):
@@ -245,12 +250,12 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no
             half = sizes[ga] // 2
             order = (abs(pb - pa - half) + (0 if pa < half <= pb else n) if ga == gb
                      else sizes[ga] - 1 - pa + pb)
-            costs[i, j] = [1 if clash else 0, 0, *cuts, (a.points2 - b.points2) ** 2,
+            costs[i, j] = [0, 1 if clash else 0, 0, *cuts, (a.points2 - b.points2) ** 2,
                            1 if unmet >= STRONG else 0, 1 if unmet == MILD else 0, order]
     if spare == "bye":  # node n stands for the bye
         index = {e.name: i for i, e in enumerate(ranked)}
         for k, e in enumerate(_bye_order(ranked)):
-            costs[index[e.name], n] = [0, k] + [0] * (len(most) - 2)
+            costs[index[e.name], n] = [e.byes - fewest, 0, k] + [0] * (len(most) - 3)
     elif spare == "float":
         for i in range(n):
             costs[i, n] = [0] * (len(most) - 1) + [n - 1 - i]
@@ -265,9 +270,9 @@ def _matching(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no
 def _dutch(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no: int
            ) -> tuple[Pairs, Entrant | None]:
     """The Dutch procedure bracket by bracket, top down: a bracket is its score group
-    and the player floating into it. When a bracket cannot be paired (or cannot pass
-    on a single floater the next one can take), it is paired again together with the
-    brackets above it, exactly, widening upwards until that works (FIDE's re-pairing
+    and the players floating into it (MDPs), paired first. Whoever a bracket cannot
+    pair floats on down. When the last bracket cannot be paired, it is paired again
+    exactly together with the brackets above it, one more at a time (FIDE's re-pairing
     of the previous bracket); the whole field at worst."""
     bye: Entrant | None = None
     rest = ranked
@@ -283,33 +288,55 @@ def _dutch(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no: i
     made: list[Pairs] = []  # the pairs of each bracket done
     entered: list[list[Entrant]] = []  # the players of each bracket done
     carry: list[Entrant] = []
-    for k, group in enumerate(groups):
-        last = k == len(groups) - 1
-        pairs, left = _bracket(carry + group, played)
-        if len(left) <= (0 if last else 1):
-            made.append(pairs)
-            entered.append(carry + group)
-            carry = left
-            continue
-        j = len(entered)
-        while True:  # widen the window upwards until it pairs
-            # the carry is among the last bracket's players: each player once
-            window = sorted({p.name: p for p in [*(p for players in entered[j:] for p in players),
-                                                 *carry, *group]}.values(), key=rank_key)
-            spare: Literal["float"] | None = "float" if len(window) % 2 else None
-            try:
-                pairs, floater = _matching(window, played, round_no, spare, strict=True)
-            except NoPairing:
-                if j == 0:  # more must float than one: the whole field, exactly
-                    return _matching(ranked, played, round_no, "bye" if bye else None)
-                j -= 1
-                continue
-            break
-        del made[j:], entered[j:]
+    for group in groups:
+        pairs, left = _bracket(carry, group, played, round_no)
         made.append(pairs)
-        entered.append(window)
-        carry = [floater] if floater else []
+        entered.append(carry + group)
+        carry = left
+    top = len(entered) - 1
+    while carry:  # the last bracket left players over: widen upwards
+        window = sorted({p.name: p for ps in entered[top:] for p in ps}.values(),
+                        key=rank_key)
+        try:
+            pairs, _ = _matching(window, played, round_no, None, strict=True)
+        except NoPairing:
+            if top == 0:  # nothing pairs with the colours kept: relax them, exactly
+                return _matching(ranked, played, round_no, "bye" if bye else None)
+            top -= 1
+            continue
+        del made[top:]
+        made.append(pairs)
+        carry = []
     return _swap_floats(ranked, [p for pairs in made for p in pairs], played), bye
+
+
+def _bracket(floaters: list[Entrant], residents: list[Entrant],
+             played: dict[str, frozenset[str]], round_no: int
+             ) -> tuple[Pairs, list[Entrant]]:
+    """One bracket: each player floating in meets the highest resident who fits, then
+    the residents top half against bottom half. If that leaves more than one over, the
+    bracket is paired exactly (a matching) when it can be. Returns the pairs and who
+    floats on down."""
+    pairs: Pairs = []
+    members = list(residents)
+    left: list[Entrant] = []
+    for mdp in floaters:
+        mate = next((m for m in members if _fits(mdp, m, played)), None)
+        if mate is None:
+            left.append(mdp)
+            continue
+        members.remove(mate)
+        pairs.append((mdp, mate))
+    left += _pair_bracket(members, played, pairs)
+    if len(left) > 1:
+        everyone = sorted(floaters + residents, key=rank_key)
+        spare: Literal["float"] | None = "float" if len(everyone) % 2 else None
+        try:
+            exact, floater = _matching(everyone, played, round_no, spare, strict=True)
+        except NoPairing:
+            return pairs, sorted(left, key=rank_key)
+        return exact, [floater] if floater else []
+    return pairs, left
 
 
 def _swap_floats(ranked: list[Entrant], pairs: Pairs, played: dict[str, frozenset[str]]
@@ -345,7 +372,7 @@ def _swap_floats(ranked: list[Entrant], pairs: Pairs, played: dict[str, frozense
 def _float_key(group: dict[str, int], two: Sequence[tuple[Entrant, Entrant]]
                ) -> tuple[tuple[int, ...], int]:
     """Players floating over each score boundary, top down, then the squared score
-    differences: smaller is better (criterion 2 of the module docstring). Only the
+    differences: smaller is better (criterion 3 of the module docstring). Only the
     boundaries between the players' own groups count, so keys of the same players
     compare."""
     low = min(group[p.name] for pair in two for p in pair)
@@ -356,23 +383,6 @@ def _float_key(group: dict[str, int], two: Sequence[tuple[Entrant, Entrant]]
         for k in range(lo, hi):
             over[k - low] += 1
     return tuple(over), sum((a.points2 - b.points2) ** 2 for a, b in two)
-
-
-def _bracket(members: list[Entrant], played: dict[str, frozenset[str]]
-             ) -> tuple[Pairs, list[Entrant]]:
-    """One bracket greedily: a player floating in meets the highest resident who fits,
-    then top half against bottom half; returns the pairs and who is left over."""
-    pairs: Pairs = []
-    members = list(members)
-    if len(members) > 1 and members[0].points2 != members[1].points2:  # a floater in
-        floater = members.pop(0)
-        mate = next((m for m in members if _fits(floater, m, played)), None)
-        if mate is None:
-            return [], [floater, *members]
-        members.remove(mate)
-        pairs.append((floater, mate))
-    left = _pair_bracket(members, played, pairs)
-    return pairs, left
 
 
 def _fits(a: Entrant, b: Entrant, played: dict[str, frozenset[str]]) -> bool:
