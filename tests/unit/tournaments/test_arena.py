@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numbridge.tournaments.arena import (
     ArenaPlayer,
+    BadWaiting,
     UnknownRating,
     arena_pairs,
     arena_points,
@@ -192,3 +193,9 @@ def test_a_large_field_swaps_its_way_round_rematches() -> None:
     last_of = {p.name: p.history[-1].opponent for p in waiting if p.history}
     assert not [pair for pair in pairs
                 if last_of.get(pair[0]) == pair[1] or last_of.get(pair[1]) == pair[0]]
+
+
+def test_a_player_waiting_twice_is_refused() -> None:
+    """Catches a duplicated waiting entry paired against itself."""
+    with pytest.raises(BadWaiting):
+        arena_pairs([ArenaPlayer("a", 1500), ArenaPlayer("a", 1500)])

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from .matching import cheapest_perfect_matching
 from .results import Played, colour_difference
 
-__all__ = ["ArenaPlayer", "UnknownRating", "arena_pairs", "arena_points", "performance"]
+__all__ = ["ArenaPlayer", "BadWaiting", "UnknownRating", "arena_pairs", "arena_points",
+           "performance"]
 
 # Up to this many waiting players the pairing is an exact matching; beyond, neighbours in
 # rank are paired and partners swapped while a swap avoids a rematch of a last game.
@@ -39,6 +40,10 @@ PERFORMANCE_SPREAD = 500  # a win counts as the opponent's rating + 500, a loss 
 
 class UnknownRating(KeyError):
     """A game's opponent has no rating in the mapping given."""
+
+
+class BadWaiting(ValueError):
+    """The same player listed twice among those waiting."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ def arena_pairs(waiting: Sequence[ArenaPlayer]) -> list[tuple[str, str]]:
     """Pair the players waiting now (module docstring: the rules, in order); each pair
     (blue, red). An odd one out stays waiting."""
     if len({p.name for p in waiting}) != len(waiting):
-        raise ValueError("a player is waiting twice")
+        raise BadWaiting("a player is waiting twice")
     ranked = sorted(waiting, key=_rank_key)
     place = {p.name: i for i, p in enumerate(ranked)}
     last = {p.name: _last_opponent(p) for p in ranked}
