@@ -536,6 +536,131 @@ def chain(trace: Sequence[tuple[int, int]], end_ms: int) -> tuple[int, int]:
 # ---------------------------------------------------------------- per game
 
 
+# ---------------------------------------------------------------- a tournament
+
+TOURNAMENT_PLAYERS = 16
+
+
+def _snapshot(counts: Counter[str], durations: Mapping[str, list[float]]
+              ) -> tuple[Counter[str], dict[str, int]]:
+    return Counter(counts), {name: len(runs) for name, runs in durations.items()}
+
+
+def _since(before: tuple[Counter[str], dict[str, int]], counts: Counter[str],
+           durations: Mapping[str, list[float]], own: Counter[str],
+           own_durations: dict[str, list[float]]) -> None:
+    """Add what was spent since ``before`` to the tournament's own spending."""
+    counted, runs = before
+    own.update(counts - counted)
+    for name, all_runs in durations.items():
+        own_durations[name] += all_runs[runs.get(name, 0):]
+
+
+def play_tournament(kind: str, seed: int) -> tuple[Counter[str], dict[str, list[float]], int]:
+    """A tournament of ``TOURNAMENT_PLAYERS`` through the handlers on moto, every player
+    subscribed to its standings: what the tournament itself spent (the joins, every step
+    of the tournament function, the step messages whoever sent them), apart from its
+    games' own moves; and how many player-games it played (two a game)."""
+    import dataclasses
+
+    import harness
+    from harness import LambdaContext, SpySqs, sqs_event
+    from numbridge.service import context as ctx
+    from numbridge.service.aws.sqs_tournaments import SqsTournamentSteps
+    from numbridge.service.usecases.tournaments import create_tournament
+    from numbridge.store.tournaments import Tournaments
+    from players import current, first_moves
+
+    counts: Counter[str] = Counter()
+    durations: dict[str, list[float]] = defaultdict(list)
+    own: Counter[str] = Counter()
+    own_durations: dict[str, list[float]] = defaultdict(list)
+    rng = random.Random(seed)
+    with Club(counts, durations) as club:
+        world = club.world
+        url = world.sqs.client.create_queue(QueueName="tournaments")["QueueUrl"]
+        queue = SpySqs(MeteredSqs(world.sqs.client, club.meter), world.clock)
+        world.svc = dataclasses.replace(world.svc,
+                                        tournament_steps=SqsTournamentSteps(queue, url))
+        ctx.install(world.svc)
+        tid = create_tournament(world.store, world.clock, kind=kind, room="blitz",
+                                starts_ms=world.clock() + 60_000,
+                                minutes=20 if kind == "arena" else None,
+                                rounds=4 if kind == "swiss" else None, rated=False)
+        conns = {f"p{n:02d}": world.join(f"p{n:02d}", batch=True)
+                 for n in range(TOURNAMENT_PLAYERS)}
+        before = _snapshot(counts, durations)
+        for conn in conns.values():
+            conn.ask("subscribe", topic=f"tournament:{tid}")
+            conn.ask("join_tournament", tournament=tid)
+            counts["client frames"] += 2
+        _since(before, counts, durations, own, own_durations)
+
+        def steps() -> None:
+            """Deliver the steps due now, each batch as SQS would hand it."""
+            for _ in range(50):
+                due = [m for m in queue.sent if m["body"].get("due_ms") is None
+                       or m["body"]["due_ms"] <= world.clock()]
+                if not due:
+                    return
+                queue.sent[:] = [m for m in queue.sent if m not in due]
+                own["step messages"] += len(due)
+                before = _snapshot(counts, durations)
+                # harness.function as the Club meters it (looked up now, not imported)
+                harness.function("tournament")(sqs_event([m["body"] for m in due], "t",
+                                                         "tournaments"), LambdaContext())
+                _since(before, counts, durations, own, own_durations)
+
+        world.clock.advance(60_000)
+        before = _snapshot(counts, durations)
+        world.sweep()  # the start is due: the sweep sends its step
+        _since(before, counts, durations, own, own_durations)
+        steps()
+        games = 0
+        for _ in range(6 if kind == "arena" else 40):
+            t = Tournaments(world.store).get(tid)
+            live = [str(i["game"]) for i in Tournaments(world.store).live(tid)]
+            if t is None or t.status == "finished" or not live:
+                break
+            for game in live:  # each game: both first moves, then a player resigns
+                first_moves(world, game, conns, seed=rng.randrange(1000))
+            world.clock.advance(20_000)
+            for game in live:
+                state = current(world, game)
+                conns[rng.choice(list(state.players.values()))].ask("resign", game=game)
+                games += 1
+            steps()
+        if kind == "arena":  # the end: its timer; the games still running lost on time
+            running = [str(i["game"]) for i in Tournaments(world.store).live(tid)]
+            for game in running:
+                first_moves(world, game, conns, seed=rng.randrange(1000))
+            games += len(running)
+            world.clock.advance(20 * 60_000)
+            world.deliver_timers()
+            for _ in range(5):
+                steps()
+                world.clock.advance(MAX_DELAY_MS)
+        t = Tournaments(world.store).get(tid)
+        assert t is not None and t.status == "finished", t
+    return own, own_durations, 2 * games
+
+
+def tournament_rows(blitz_game: float) -> dict[str, dict[str, float]]:
+    """Dollars per 1,000 player-games of an arena and a Swiss: the tournament's own terms,
+    then a Blitz game's own share (half of a game, ``blitz_game`` per 1,000 games)."""
+    rows = {}
+    for kind in ("arena", "swiss"):
+        own, own_durations, player_games = play_tournament(kind, seed=11)
+        # each step message is sent, received and deleted (as the timers are counted)
+        own["timer messages"] += own.pop("step messages", 0)
+        row = cost(own, own_durations, player_games, minutes=0.0)
+        row.pop("API GW connection min")
+        row["a Blitz game's own share"] = blitz_game / 2
+        row["_player-games"] = player_games
+        rows[kind] = row
+    return rows
+
+
 def gb_seconds(durations: Mapping[str, list[float]]) -> float:
     memory = memory_mb()
     return sum(sum(math.ceil(d * 1000) / 1000 for d in runs) * memory[name] / 1024
@@ -1124,6 +1249,22 @@ def main() -> None:
               f"reading each game in play once a minute instead): "
               f"-{deadline * 1000 / GAMES:.3f} +{sweep_reads * 1000 / GAMES:.3f}")
 
+    print()
+    blitz_game = sum(rows["blitz"].values())
+    tournament = tournament_rows(blitz_game)
+    print(f"a tournament's cost per 1,000 player-games (USD): an arena and a 4-round Swiss of "
+          f"{TOURNAMENT_PLAYERS} players, each subscribed to its standings, through the "
+          "handlers; the tournament's own spending (joins, every step of the tournament "
+          "function, its step messages, the standings pushed) and a Blitz game's share:")
+    kinds = list(tournament)
+    played = {k: int(tournament[k].pop("_player-games")) for k in kinds}
+    print(f"  {'':<40}" + "".join(f"{k:>10}" for k in kinds))
+    for term in tournament[kinds[0]]:
+        if any(tournament[k].get(term, 0) for k in kinds):
+            print(f"  {term:<40}" + "".join(f"{tournament[k].get(term, 0):>10.3f}"
+                                            for k in kinds))
+    print(f"  {'total':<40}" + "".join(f"{sum(tournament[k].values()):>10.3f}" for k in kinds))
+    print("  player-games played: " + ", ".join(f"{k} {n}" for k, n in played.items()))
     print()
     sweep_counts, sweep_durations = measure_sweep()
     month = fixed_month(sweep_counts, sweep_durations)
