@@ -15,7 +15,9 @@ players connect with ``batch=1`` (one ``events`` frame per request), as the
 reference client, ``numbridge bot`` and the load bench do; the bench's own reads
 of the state (to choose a legal move) are not counted.
 
-Then the fixed month (what the stack costs before anyone plays, from
+Then a tournament's cost per player-game (an arena and a Swiss of 16 players played
+through the handlers: what the tournament itself spends beside its games' own share),
+the fixed month (what the stack costs before anyone plays, from
 template.yaml) and a player-hour at 100, 1,000 and 10,000 players online, from
 the frames the reference client sends over a session, recorded in Chromium by
 tests/web/test_session_frames.py (``session_frames.json``; the client as it was
