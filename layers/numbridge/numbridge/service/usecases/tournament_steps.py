@@ -468,19 +468,21 @@ def _pair_the_rest(svc: Services, t: Tournament, changes: list[Change]) -> bool:
     if plan is None:
         return False
     made = {p.slot for p in svc.tournaments.pairings(t.id, t.round)}
-    names = [n for pair in plan.pairs for n in pair] + ([plan.bye] if plan.bye else [])
+    missing = [(slot_name(n), pair) for n, pair in enumerate(plan.pairs)
+               if slot_name(n) not in made]
+    owed_bye = plan.bye is not None and BYE_SLOT not in made
+    if not missing and not owed_bye:
+        return False  # the usual case, each time a game of the round ends: no player read
+    names = [n for _, pair in missing for n in pair] + ([plan.bye] if plan.bye else [])
     players = svc.tournaments.players_of(t.id, names)
     done = False
-    for n, (blue, red) in enumerate(plan.pairs):
-        slot = slot_name(n)
-        if slot in made:
-            continue
+    for slot, (blue, red) in missing:
         staying = [name for name in (blue, red) if name in players and players[name].active]
         if len(staying) == 2:
             done = _deal(svc, t, t.round, slot, blue, red) is not None or done
         else:  # a round robin's pair with a player who withdrew: the other wins by forfeit
             done = _bye(svc, t, slot, staying[0] if staying else None, players) or done
-    if plan.bye is not None and BYE_SLOT not in made:
+    if owed_bye:
         done = _bye(svc, t, BYE_SLOT, plan.bye, players) or done
     return done
 
