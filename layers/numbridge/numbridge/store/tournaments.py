@@ -4,7 +4,7 @@ Every item of a tournament is in its partition ``TOURNEY#t``:
 
 | item | sk | gsi1pk / gsi1sk | written by |
 | --- | --- | --- | --- |
-| the tournament | ``TOURNEY`` | ``TOURNEYS#status`` / starts#t | create, join, start, rounds, end |
+| the tournament | ``TOURNEY`` | ``TOURNEYS#status`` / starts#t | create, start, each round, end |
 | a player | ``PLAYER#a`` | ``STANDINGS#t`` / standing | join, leave, each of their results |
 | a free arena player | ``WAIT#a`` | | a join, a result; a pairing, a leave |
 | a pairing | ``PAIR#round#slot`` | | the pairing (a game, or a bye); its result |
