@@ -333,3 +333,28 @@ def test_the_games_sweep_sends_a_start_on_time_and_an_early_timer_is_sent_again(
     world.clock.advance(20_000)
     steps.deliver([timer])
     assert Tournaments(world.store).get(tid).status == "running"  # type: ignore[union-attr]
+
+
+def test_a_player_who_never_moves_loses_the_tournament_game(world: World) -> None:
+    """Catches an aborted tournament game (its first move lost to the clock) counted as
+    nothing: the opponent who came to play would get no point, and the absent player
+    would lose nothing by staying away."""
+    steps = Steps(world)
+    tid = create_tournament(world.store, world.clock, kind="arena", room="blitz",
+                            starts_ms=world.clock(), minutes=30, rated=False)
+    conns = {name: world.join(name) for name in ("ann", "bob")}
+    for conn in conns.values():
+        assert conn.ask("join_tournament", tournament=tid)["type"] == "ack"
+    steps.sweep()
+    [game] = _live_games(world, tid)
+    first = current(world, game)
+    assert first.turn is not None
+    idle = first.players[first.turn]
+    world.clock.advance(10 * 60_000)  # nobody moves: the clock aborts the game
+    world.deliver_timers()
+    steps.drain()
+    assert current(world, game).result.by == "aborted"  # type: ignore[union-attr]
+    players = {p.name: p for p in Tournaments(world.store).all_players(tid)}
+    assert [entry.outcome for entry in players[idle].history] == ["loss"]
+    [other] = [name for name in players if name != idle]
+    assert [entry.outcome for entry in players[other].history] == ["win"]

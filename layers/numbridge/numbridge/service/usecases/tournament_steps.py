@@ -249,6 +249,19 @@ def _outcome(winner: str | None, seat: str) -> str:
     return "draw" if winner is None else "win" if winner == seat else "loss"
 
 
+def _winner(state: rules.GameState) -> rules.Seat | None:
+    """The seat that won a finished tournament game (None: a draw). An aborted game — a
+    player did not make a first move, or aborted before it — is lost by that player: in
+    a tournament the opponent came to play (the game is unrated all the same)."""
+    result = state.result
+    if result is None:
+        return None
+    if result.by == "aborted":
+        aborting = next((e.seat for e in reversed(state.record) if e.action == "abort"), None)
+        return None if aborting is None else rules.other(aborting)
+    return result.winner
+
+
 def count_result(svc: Services, t: Tournament, game_id: str) -> list[Change]:
     """Count a finished game of the tournament, exactly once: its ``LIVE`` item deleted on
     condition that it is there, its pairing and both players' items as read, in one
@@ -268,9 +281,7 @@ def count_result(svc: Services, t: Tournament, game_id: str) -> list[Change]:
             logger.error("a tournament game without its pairing",
                          extra={"tournament": t.id, "game": game_id})
             return []
-        result = state.result
-        aborted = result is not None and result.by == "aborted"
-        winner = None if result is None else result.winner
+        winner = _winner(state)
         players = svc.tournaments.players_of(t.id, [pairing.blue, pairing.red])
         now = svc.clock()
         writes: list[Write] = [
@@ -282,7 +293,7 @@ def count_result(svc: Services, t: Tournament, game_id: str) -> list[Change]:
             if me is None:
                 continue
             opponent = pairing.red if seat == "blue" else pairing.blue
-            history = me.history if aborted else (*me.history, Played(
+            history = (*me.history, Played(
                 opponent, seat, _outcome(winner, seat), game_id))  # type: ignore[arg-type]
             counted = dataclasses.replace(me, history=history, games=len(history),
                                           playing="" if me.playing == game_id else me.playing)
