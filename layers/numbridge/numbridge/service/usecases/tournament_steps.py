@@ -18,7 +18,8 @@ runtime's in ``numbridge serve``):
 
 **The step** (:func:`step`), with the tournament's item as read:
 
-1. a game named: its result is counted (:func:`count_result`), once;
+1. a game named: its result is counted (:func:`count_result`), once (a game aborted
+   because a player did not make a first move is that player's loss);
 2. ``upcoming`` and due: ``running`` (a round robin's order of players fixed; a Swiss
    or round robin of fewer than two players finishes at once); an arena's end timer sent;
 3. an arena, ``running``: before its end, the free players who have a connection open
