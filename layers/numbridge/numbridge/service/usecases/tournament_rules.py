@@ -62,7 +62,8 @@ def round_robin_round(order: Sequence[str], round_no: int) -> results.Round:
 
 def final_table(kind: Kind,
                 entrants: Sequence[Entrant]) -> list[tuple[str, int, tuple[float, ...]]]:
-    """(player, rank, tie-breaks) of the final table, best first."""
+    """(player, rank, tie-breaks) of the final table, best first: a Swiss's or round
+    robin's Buchholz cut-1 and Sonneborn-Berger in points, an arena's performance."""
     from numbridge.tournaments import arena, standings, swiss
 
     if kind == "arena":
@@ -71,5 +72,9 @@ def final_table(kind: Kind,
     else:
         table = standings.swiss_standings([
             swiss.Entrant(e.name, round(e.rating), played(e), e.byes) for e in entrants])
-    return [(str(s.player), int(s.rank), tuple(float(t) for t in s.tiebreaks))
+    # In points as shown: the pure module keeps a Swiss's Buchholz in half-points and its
+    # Sonneborn-Berger in quarter-points (integers); an arena's performance is a rating.
+    scale = (1,) if kind == "arena" else (2, 4)
+    return [(str(s.player), int(s.rank),
+             tuple(t / unit for t, unit in zip(s.tiebreaks, scale, strict=True)))
             for s in table]
