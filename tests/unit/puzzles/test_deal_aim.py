@@ -57,6 +57,8 @@ def test_propagation_fills_exactly_what_the_coachs_rung_fills(size: int, irregul
             cells = props[kind].cells([dealer.lits[c] for c in givens])
             assert {(x - 1) // size for x in cells} == coach, (kind, position.digits)
             assert all(dealer.lits[(x - 1) // size] == x for x in cells)  # the solution's
+            assert props[kind].fills([dealer.lits[c] for c in givens]) == \
+                (len(coach) == size * size)
             kinds_filled.add((kind, len(coach) == size * size))
     assert len(kinds_filled) >= 3  # boards that fill and boards that do not were seen
 
@@ -133,3 +135,31 @@ def test_the_grade_climbs_the_same_rungs_as_a_review() -> None:
         assert got == (want or got) and (want is not None or got in ("beyond", "guess"))
         seen.add(got)
     assert {"hidden_single", "beyond"} <= seen
+
+
+def test_completing_with_an_aim_keeps_propagation_open_more_often() -> None:
+    """Catches the aim of a completion ignored: a core that propagation fills, a few givens
+    dropped and completed again, should come back open (a board harder than the rung)
+    more often when each new given is one that leaves propagation open."""
+    layout = Layout.regular(9)
+    prop = Propagator(layout, COUNT)
+    opened = {}
+    for aim in (None, prop):
+        rng = random.Random(4)
+        engine = Engine(layout, DEAL)
+        hits = tries = 0
+        for _ in range(30):
+            dealer = _Dealer(engine, rng, DealStats(), time.monotonic() + 30)
+            dealer.random_solution()
+            givens = dealer.search(26)
+            if givens is None:
+                continue
+            core = dealer.minimize(givens, 0)
+            if prop.fills([dealer.lits[c] for c in core]):
+                again = dealer.complete(rng.sample(core, len(core) - 3), aim)
+                again = dealer.minimize(again, 0)
+                tries += 1
+                hits += not prop.fills([dealer.lits[c] for c in again])
+            engine.retire(dealer.act)
+        opened[aim is not None] = hits / max(tries, 1)
+    assert opened[True] > opened[False] + 0.1

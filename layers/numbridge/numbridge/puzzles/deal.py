@@ -127,8 +127,9 @@ class _Dealer:
 
     # -- the givens ---------------------------------------------------------------
 
-    def complete(self, givens: list[int]) -> list[int]:
-        """Add givens, each where another solution differs from S, until S is unique."""
+    def complete(self, givens: list[int], aim: Propagator | None = None) -> list[int]:
+        """Add givens, each where another solution differs from S, until S is unique
+        (with ``aim``, one that leaves its propagation open if there is one)."""
         lits, rng = self.lits, self.rng
         givens = list(givens)
         mask = 0
@@ -143,6 +144,11 @@ class _Dealer:
                 self.alts.append(live)
             choices = [c for c in range(self.cells) if live >> c & 1]
             cell = rng.choice(choices)
+            if aim is not None:
+                rng.shuffle(choices)
+                base = [lits[c] for c in givens]
+                with aim.lock:
+                    cell = next((c for c in choices if not aim.fills([*base, lits[c]])), cell)
             givens.append(cell)
             mask |= 1 << cell
 
@@ -157,23 +163,36 @@ class _Dealer:
         mask = 0
         for c in givens:
             mask |= 1 << c
+        needed = self._needed(mask)
         for g in order:
             if len(keep) <= target:
                 break
             bit = 1 << g
-            if any(d & mask == bit for d in self.alts):
+            if bit in needed:
                 self.stats.skipped += 1  # a known solution needs g to be ruled out
                 continue
             rest = [lits[c] for c in keep if c != g]
             rest.append(-lits[g])
             if self._solve(rest):
                 self.alts.append(self.diff_mask())
+                needed.add(bit)
             else:
                 keep.discard(g)
                 mask ^= bit
                 if enough is not None and enough(keep):
                     break
+                needed = self._needed(mask)
         return [c for c in givens if c in keep]
+
+    def _needed(self, mask: int) -> set[int]:
+        """The givens (as bits of ``mask``) that a known other solution differs from S in
+        alone: each is needed to rule that one out."""
+        out: set[int] = set()
+        for d in self.alts:
+            hit = d & mask
+            if hit & (hit - 1) == 0:
+                out.add(hit)
+        return out
 
     def two_for_one(self, givens: list[int], max_solves: int) -> list[int] | None:
         """Replace two givens by one other cell, keeping S unique.
@@ -221,11 +240,12 @@ class _Dealer:
                 cand &= d
         return None
 
-    def search(self, clues: int) -> list[int] | None:
-        """K givens that fix S, or ``None`` if the search stalls."""
+    def search(self, clues: int, aim: Propagator | None = None) -> list[int] | None:
+        """K givens that fix S, or ``None`` if the search stalls (``aim``: see
+        :meth:`complete`)."""
         rng = self.rng
         start = rng.sample(range(self.cells), max(0, clues - START_MARGIN[self.n]))
-        givens = self.minimize(self.complete(start), clues)
+        givens = self.minimize(self.complete(start, aim), clues)
         self.stats.first_minimal.append(len(givens))
         budget = SOLUTION_SOLVES[self.n]
         while len(givens) > clues:
@@ -253,21 +273,18 @@ class _Dealer:
         that cheaper than a new search).
         """
         rng, lits = self.rng, self.lits
-        filled: list[int] = []
 
         def left_open(keep: Collection[int]) -> bool:
-            nonlocal filled
             if len(keep) > clues:
                 return False
             with prop.lock:
-                filled = prop.cells([lits[c] for c in keep])
-            return len(filled) < self.cells
+                return not prop.fills([lits[c] for c in keep])
 
         core = givens
         for attempt in range(AIM_REPAIRS):
             if attempt:
                 self.stats.too_easy += 1
-                core = self.complete(rng.sample(core, max(0, len(core) - AIM_DROP)))
+                core = self.complete(rng.sample(core, max(0, len(core) - AIM_DROP)), prop)
             if left_open(core):
                 break
             core = self.minimize(core, 0, left_open)
@@ -276,6 +293,8 @@ class _Dealer:
         else:
             self.stats.too_easy += 1
             return None
+        with prop.lock:
+            filled = prop.cells([lits[c] for c in core])
         return self.pad(core, filled, clues)
 
     def pad(self, core: list[int], filled: list[int], clues: int) -> list[int]:
@@ -307,7 +326,7 @@ def _graded_givens(dealer: _Dealer, clues: int, layout: Layout,
     search cheaper than a new S, and the givens decide the grade more than S does."""
     prop = _propagator(layout, grades)
     for _ in range(1 if grades is None else SEARCHES_PER_SOLUTION):
-        givens = dealer.search(clues)
+        givens = dealer.search(clues, prop)
         if givens is None:
             return None
         if prop is not None:

@@ -283,7 +283,14 @@ class Propagator:
         self.size = layout.size
         self.cell_vars = layout.size**3
         self.lock = threading.Lock()
-        self._solver = Cadical153(bootstrap_with=ENCODINGS[kind](layout.size, layout.blocks)[0])
+        clauses, self._vars = ENCODINGS[kind](layout.size, layout.blocks)
+        self._solver = Cadical153(bootstrap_with=clauses)
+
+    def fills(self, assumptions: list[int]) -> bool:
+        """Whether propagating ``assumptions`` sets every cell (then every variable: the
+        count encoding's part variables follow from the cells)."""
+        ok, implied = self._solver.propagate(assumptions=assumptions)
+        return bool(ok) and len(implied) == self._vars
 
     def cells(self, assumptions: list[int]) -> list[int]:
         """The true cell literals after propagating ``assumptions`` (the givens), the
