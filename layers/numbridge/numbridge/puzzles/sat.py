@@ -284,7 +284,10 @@ class Propagator:
         self.cell_vars = layout.size**3
         self.lock = threading.Lock()
         clauses, self._vars = ENCODINGS[kind](layout.size, layout.blocks)
-        self._solver = Cadical153(bootstrap_with=clauses)
+        self._solver = Cadical153()
+        handle = self._solver.cadical
+        for clause in clauses:
+            _add_clause(handle, clause)
 
     def fills(self, assumptions: list[int]) -> bool:
         """Whether propagating ``assumptions`` sets every cell (then every variable: the
