@@ -101,27 +101,35 @@ def test_the_page_kept_from_pushes_is_the_page_a_fresh_subscription_gives(
     kept = Kept(page)
     kept.apply(changes(wes))
     rng = random.Random(5)
-    players = 0
-    for step in range(14):
+    takers: dict[str, Conn] = {}
+    ended = 0
+    for step in range(18):
         pid = rng.choice(sorted(by))
         if step % 3 == 0:  # a game starts: the proposal taken, a game listed
-            players += 1
-            taker = world.join(f"t{players}")
+            taker = takers[f"t{len(takers)}"] = world.join(f"t{len(takers)}")
             assert taker.ask("accept", proposal=pid)["type"] == "ack"
         else:
             assert conns[by[pid]].ask("withdraw", proposal=pid)["type"] == "ack"
+        if step % 6 == 5:  # a game on wes's page ends: with 4 listed (last), one slides in
+            games, _ = world.svc.playing.in_room("blitz")
+            game = rng.choice(sorted((g for g in games if g["game"] in kept.live),
+                                     key=lambda g: g["game"]))
+            loser = next(takers[name] for name in game["players"].values() if name in takers)
+            assert loser.ask("resign", game=game["game"])["type"] == "ack"
+            ended += 1
         owner = by.pop(pid)
         made = conns[owner].ask("propose", room="blitz")
         assert made["type"] == "proposal", made
         by[made["proposal"]["id"]] = owner
         world.deliver_lobby()
         kept.apply(changes(wes))
-        for conn in conns.values():
+        for conn in [*conns.values(), *takers.values()]:
             conn.new()
         now = fresh(wes)
         assert kept.proposals == {p["id"] for p in now["proposals"]}, step
         assert kept.live == {g["game"] for g in now["live"]}, step
-        assert len(now["proposals"]) == 3 and len(now["live"]) == min(3, step // 3 + 1)
+        assert len(now["proposals"]) == 3
+        assert len(now["live"]) == min(3, step // 3 + 1 - ended)
 
 
 def test_a_proposal_pushed_off_a_page_is_told_as_paged(

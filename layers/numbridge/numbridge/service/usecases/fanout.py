@@ -1,6 +1,6 @@
 """The lobby's fan-out (the ``fanout`` function, fed by the lobby queue in batches):
-what changed, told to every connection subscribed to ``lobby`` in one ``changes``
-frame per batch (docs/lobby-push.md).
+what changed, told to each connection subscribed to ``lobby`` that is to see it, in one
+``changes`` frame per batch (docs/lobby-push.md).
 
 A message holds hints, not changes: ``{"hints": [{"proposal_added": PID}, …]}``,
 ``{"online": true}``, ``{"retry": ROOM}``, ``{"away": PLAYER}`` (a player's
