@@ -230,7 +230,7 @@ def test_a_swiss_runs_its_rounds_through_crashes_duplicates_and_an_absent_player
 
 def test_tournament_requests_are_refused_as_the_protocol_says(world: World) -> None:
     """Catches: an unknown tournament answered as anything but not_found; a bot joining a
-    rated tournament; a finished tournament joined."""
+    rated tournament; a finished tournament joined; the finished listed oldest first."""
     Steps(world)
     conn = world.join("ann")
     assert conn.ask("tournament", tournament="t-nope")["code"] == "not_found"
@@ -249,6 +249,11 @@ def test_tournament_requests_are_refused_as_the_protocol_says(world: World) -> N
 
     cancel_tournament(world.store, tid)
     assert conn.ask("join_tournament", tournament=tid)["code"] == "illegal"
+    later = create_tournament(world.store, world.clock, kind="swiss", room="blitz",
+                              starts_ms=world.clock() + 1, rounds=1)
+    cancel_tournament(world.store, later)
+    finished = conn.ask("tournaments", status="finished")["tournaments"]
+    assert [t["id"] for t in finished] == [later, tid]  # the latest first
 
 
 @pytest.fixture(autouse=True)

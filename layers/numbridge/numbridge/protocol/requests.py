@@ -204,8 +204,8 @@ class CancelSeek(Request):
 
 @frozen(kw_only=True)
 class Tournaments(Request):
-    """The club's tournaments (or those of one `status`): upcoming, then running, then
-    finished, each in the order they start."""
+    """The club's tournaments (or those of one `status`): upcoming, then running, each
+    in the order they start, then finished, the latest first."""
 
     name = "tournaments"
     status: Literal["upcoming", "running", "finished"] | None = None

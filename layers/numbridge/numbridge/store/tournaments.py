@@ -300,12 +300,13 @@ class Tournaments:
         return None if item is None else tournament_of(item)
 
     def in_status(self, status: Status, *, limit: int | None = None, after: str | None = None,
-                  until_ms: int | None = None) -> tuple[list[Tournament], str | None]:
-        """The tournaments in one status, in the order they start (``until_ms``: those
-        starting by then only)."""
+                  until_ms: int | None = None,
+                  newest_first: bool = False) -> tuple[list[Tournament], str | None]:
+        """The tournaments in one status, in the order they start (or the latest first;
+        ``until_ms``: those starting by then only)."""
         high = None if until_ms is None else keys.tournament_order(until_ms, "\U0010ffff")
         page = self.store.query(keys.tournaments_by_status(status), KeyRange(high=high),
-                                index=True, limit=limit, after=after)
+                                index=True, limit=limit, after=after, forward=not newest_first)
         return [tournament_of(i) for i in page.items], page.next
 
     def all_in_status(self, status: Status, until_ms: int | None = None) -> list[Tournament]:

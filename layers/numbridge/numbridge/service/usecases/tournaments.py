@@ -144,7 +144,8 @@ def tournaments(svc: Services, player: str, request: req.Tournaments) -> Outcome
     statuses: list[Status] = [request.status] if request.status else list(STATUSES)
     found, following = pages.across(
         statuses, lambda status, limit, after: svc.tournaments.in_status(
-            status, limit=limit, after=after),  # type: ignore[arg-type]
+            status, limit=limit, after=after,  # type: ignore[arg-type]
+            newest_first=status == "finished"),
         request.after)
     return Outcome([answers.TournamentsAnswer(
         id=request.id, tournaments=_shown(svc, found), next=following).frame()])
