@@ -19,6 +19,17 @@ Two runs (``python -m bench seek``; ``--help``):
   player to accept (a new live game). Each change's latency runs from the request
   that made it being sent to a subscriber holding the ``changes`` frame with it.
 
+- **burst**: ``--players`` (200) players connect (plain WebSockets, no brain), and
+  once they all have, send one seek each in the same instant; the run ends when
+  every player holds a game's ``state`` (or after 20 s). Reported beside the latency
+  (as in **pairing**): the server's CPU-seconds from the release until the last
+  state plus 1 s, and what the server counted (a hook installed in its process by
+  ``sitecustomize``): the pairing transactions tried, the ones lost to another
+  seeker, and the boards dealt — per 100 games.
+
+``--checkouts DIR [DIR ...]`` runs the server of each checkout (its ``.venv``) in
+turn, ``--rounds`` times: a before/after on the same machine, alternated.
+
 Reported: samples, median, p95 and max in ms, the server's CPU and the load
 generator's (the bots' processes). The generator runs on the same machine as the
 server (its 2 cores shared): note the machine's load beside the figures.
@@ -28,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -168,6 +180,144 @@ def _pairing(server: Server, players: int, seconds: float, think_s: float,
           f"{sum(1 for t in arrivals.values() if len(t) < 2)}, at the run's end)")
 
 
+# ---------------------------------------------------------------- burst
+
+# Installed in the server's process (``sitecustomize``, on its PYTHONPATH): counts the
+# pairing transactions (a seek ended and a game's state put, in one), the ones that lost
+# to a condition, and the boards dealt; written to NUMBRIDGE_BENCH_COUNTS as they change.
+_COUNTING = '''
+import json, os, threading, time
+
+_path = os.environ.get("NUMBRIDGE_BENCH_COUNTS")
+if _path:
+    import numbridge.puzzles as _puzzles
+    from numbridge.store import port as _port, sqlite as _sqlite
+
+    _counts = {"tries": 0, "lost": 0, "deals": 0}
+    _lock = threading.Lock()
+    _transact = _sqlite.SqliteStore.transact
+    _deal = _puzzles.deal_board
+
+    def _pairing(writes):
+        return (any(isinstance(w, _port.Delete) and w.pk.startswith("SEEKS#") for w in writes)
+                and any(isinstance(w, _port.Put) and w.key[1] == "STATE" for w in writes))
+
+    def _counted_transact(self, writes):
+        pairing = _pairing(writes)
+        try:
+            _transact(self, writes)
+        except _port.ConflictError:
+            if pairing:
+                with _lock:
+                    _counts["tries"] += 1
+                    _counts["lost"] += 1
+            raise
+        if pairing:
+            with _lock:
+                _counts["tries"] += 1
+
+    def _counted_deal(*args, **kwargs):
+        with _lock:
+            _counts["deals"] += 1
+        return _deal(*args, **kwargs)
+
+    def _dump():
+        last = None
+        while True:
+            with _lock:
+                now = dict(_counts)
+            if now != last:
+                with open(_path + ".tmp", "w") as out:
+                    json.dump(now, out)
+                os.replace(_path + ".tmp", _path)
+                last = now
+            time.sleep(0.1)
+
+    _sqlite.SqliteStore.transact = _counted_transact
+    _puzzles.deal_board = _counted_deal
+    threading.Thread(target=_dump, daemon=True).start()
+'''
+
+
+def _counts(path: Path) -> dict[str, int]:
+    try:
+        found: dict[str, int] = json.loads(path.read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {"tries": 0, "lost": 0, "deals": 0}
+    return found
+
+
+async def _burst_players(server: Server, players: int, timeout_s: float,
+                         counts: Path) -> dict[str, Any]:
+    """Connect ``players``, then release one seek each in one instant; what it took."""
+    import websockets
+
+    sockets = [await websockets.connect(f"{server.url}?token={server.token(f'b{n}')}",
+                                        open_timeout=60, max_queue=None)
+               for n in range(players)]
+    sent: list[float] = [0.0] * players
+    held: dict[str, list[tuple[int, float]]] = defaultdict(list)  # game → (player, when)
+    answers: dict[str, int] = defaultdict(int)
+    done = asyncio.Event()
+    paired: set[int] = set()
+
+    async def reading(n: int, ws: Any) -> None:
+        async for raw in ws:
+            frame = json.loads(raw)
+            if frame.get("id") == "seek":
+                answers[str(frame.get("type"))] += 1
+            elif frame.get("type") == "state" and frame.get("id") is None and n not in paired:
+                paired.add(n)
+                held[str(frame["game"])].append((n, time.perf_counter()))
+                if len(paired) == players:
+                    done.set()
+
+    readers = [asyncio.create_task(reading(n, ws)) for n, ws in enumerate(sockets)]
+    await asyncio.sleep(2.0)  # the connects' own work (presence, online counts) done
+    before = _counts(counts)
+    cpu = server.cpu_s()
+    released = time.perf_counter()
+    frame = json.dumps({"action": "seek", "id": "seek", "room": "blitz"})
+    for n, ws in enumerate(sockets):
+        sent[n] = time.perf_counter()
+        await ws.send(frame)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(done.wait(), timeout_s)
+    last = time.perf_counter()
+    await asyncio.sleep(1.0)  # the fan-out's hints of the last pairings
+    cpu = server.cpu_s() - cpu
+    after = _counts(counts)
+    for ws in sockets:
+        await ws.close()
+    for reader in readers:
+        reader.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    games = [times for times in held.values() if len(times) == 2]
+    return {
+        "latencies": [(max(t for _, t in times) - max(sent[n] for n, _ in times)) * 1000
+                      for times in games],
+        "games": len(games), "unpaired": players - 2 * len(games),
+        "cpu": cpu, "span": last - released,
+        "counts": {k: after.get(k, 0) - before.get(k, 0) for k in after},
+        "answers": dict(answers),
+    }
+
+
+def _burst(server: Server, players: int, label: str, counts: Path) -> str:
+    load = os.getloadavg()[0]
+    got = asyncio.run(_burst_players(server, players, 20.0, counts))
+    games = max(1, got["games"])
+    tried = got["counts"]
+    lat = got["latencies"]
+    return (f"{label:24} load {load:5.2f}→{os.getloadavg()[0]:5.2f}  "
+            f"games {got['games']:3d} (unpaired {got['unpaired']})  "
+            f"CPU {got['cpu']:5.2f} s  tries/100 games {100 * tried['tries'] / games:4.0f} "
+            f"(lost {100 * tried['lost'] / games:4.0f})  deals/100 games "
+            f"{100 * tried['deals'] / games:4.0f}  median {percentile(lat, 0.5):5.0f}  "
+            f"p95 {percentile(lat, 0.95):5.0f}  max {max(lat, default=float('nan')):5.0f}  "
+            f"answers {got['answers']}")
+
+
 # ---------------------------------------------------------------- lobby
 
 
@@ -265,28 +415,56 @@ def _options(argv: Sequence[str]) -> argparse.Namespace:
                         help="the players' processes (2; 1: all in one event loop)")
     parser.add_argument("--subscribers", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--only", choices=("pairing", "lobby"))
+    parser.add_argument("--only", choices=("pairing", "lobby", "burst"),
+                        help="one run (burst runs only when named)")
+    parser.add_argument("--checkouts", type=Path, nargs="+", metavar="DIR",
+                        help="the server of each checkout (its .venv) in turn: before/after")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="with --checkouts: rounds of runs, alternated (1)")
     return parser.parse_args(list(argv))
 
 
 def main(argv: Sequence[str] = ()) -> None:
     options = _options(argv)
     work = Path(tempfile.mkdtemp(prefix="numbridge-seek-"))
+    hook = work / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(_COUNTING)
     print(f"numbridge serve (SQLite) on {os.cpu_count()} cores shared with the load "
           "generator; latencies in ms")
+    checkouts: list[Path | None] = [*(options.checkouts or [None])]
     try:
-        for name in ("pairing", "lobby"):
-            if options.only not in (None, name):
+        for name in ("pairing", "lobby", "burst"):
+            if options.only != name and (options.only is not None or name == "burst"):
                 continue
-            server = Server(work / name / "data")
-            server.start()
-            try:
-                if name == "pairing":
-                    _pairing(server, options.players, options.seconds, options.think,
-                             options.ramp, max(1, options.processes))
-                else:
-                    asyncio.run(_lobby(server, options.subscribers, options.rounds))
-            finally:
-                server.stop()
+            for round_ in range(options.repeat if options.checkouts else 1):
+                for n, checkout in enumerate(checkouts):
+                    label = "this checkout" if checkout is None else str(checkout)
+                    run = work / f"{name}-{round_}-{n}"
+                    server = Server(run / "data", checkout=checkout)
+                    counts = run / "counts.json"
+                    # The counting hook in the server's process only: its environment is
+                    # this one's at start.
+                    saved = dict(os.environ)
+                    os.environ["NUMBRIDGE_BENCH_COUNTS"] = str(counts)
+                    os.environ["PYTHONPATH"] = os.pathsep.join(
+                        filter(None, [str(hook), os.environ.get("PYTHONPATH")]))
+                    try:
+                        server.start()
+                    finally:
+                        os.environ.clear()
+                        os.environ.update(saved)
+                    try:
+                        if options.checkouts:
+                            print(f"-- {label}", flush=True)
+                        if name == "pairing":
+                            _pairing(server, options.players, options.seconds, options.think,
+                                     options.ramp, max(1, options.processes))
+                        elif name == "burst":
+                            print(_burst(server, options.players, label, counts), flush=True)
+                        else:
+                            asyncio.run(_lobby(server, options.subscribers, options.rounds))
+                    finally:
+                        server.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from harness import Conn, World
+from numbridge.service.usecases.seeking import CROWD_MS
 from numbridge.store import keys
 from numbridge.store.club import Ratings
 from numbridge.store.port import Write
@@ -197,6 +198,7 @@ def test_a_seek_killed_after_its_pairing_is_answered_from_its_receipt_and_pairs_
     """Catches: a seek's receipt written after its pairing, not with it — the retry
     pairs the seeker again, with the next who waits (a second game)."""
     bob = two_waiting(world)[2]
+    world.clock.advance(CROWD_MS)  # they have waited: bob pairs before storing his seek
     undo = after_commit(world, killed)  # bob's first commit: the pairing
     try:
         with pytest.raises(SystemExit):

@@ -8,6 +8,12 @@ newcomer is paired at once with a player who has waited long enough to take a
 wider field (lichess's pools widen a member's tolerance with each wave missed).
 Whole steps, not a slope: the window changes only at known instants, at which a
 waiting seek is tried again (``retry_times``).
+
+Seekers who come at the same instant are paired as if they had come one by one in
+the order they sought (``arrival_pairs``): each with its best fit among those before
+it still waiting. That is the rule above, decided the same way by every one of them
+from the room as each reads it — so a crowd of equal ratings pairs first with
+second, third with fourth, instead of all reaching for the same longest waiter.
 """
 
 from __future__ import annotations
@@ -63,6 +69,40 @@ def best_match(me: Seeker, waiting: Iterable[Seeker], now_ms: int) -> Seeker | N
     """The waiting seeker ``me`` is paired with now; None if nobody fits."""
     found = ranked(me, waiting, now_ms)
     return found[0] if found else None
+
+
+def arrival_pairs(seekers: Iterable[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:
+    """The pairs if the seekers had come one at a time in the order they sought
+    (``since_ms``, then the seek id) and each had been paired at once with its best
+    fit (:func:`ranked`) among those before it still waiting: (earlier, later) each.
+    Every seeker that reads the same room decides the same pairs; one that read more
+    of it (later arrivals) decides the same pairs among those it shares."""
+    pairs: list[tuple[Seeker, Seeker]] = []
+    left: list[Seeker] = []  # waiting, in arrival order
+    for came in sorted(seekers, key=lambda s: (s.since_ms, s.seek)):
+        # ``ranked``'s order, without sorting them all: most arrivals of a crowd find
+        # one or two still waiting.
+        fitting = [w for w in left if fits(came, w, now_ms)]
+        if not fitting:
+            left.append(came)
+            continue
+        match = min(fitting, key=lambda w: (abs(w.rating - came.rating), w.since_ms, w.seek))
+        left.remove(match)
+        pairs.append((match, came))
+    return pairs
+
+
+def partner(me: Seeker, others: Iterable[Seeker], now_ms: int) -> Seeker | None:
+    """Whom ``me`` is paired with among ``others`` (the room as read) by
+    :func:`arrival_pairs`; None: ``me`` waits (nobody fits, or each who fits is
+    another's, earlier or closer)."""
+    for earlier, later in arrival_pairs([*(o for o in others if o.seek != me.seek), me],
+                                        now_ms):
+        if me.seek == earlier.seek:
+            return later
+        if me.seek == later.seek:
+            return earlier
+    return None
 
 
 def pair_all(waiting: Sequence[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:

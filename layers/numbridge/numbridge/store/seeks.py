@@ -35,6 +35,15 @@ from numbridge.store.port import (
 )
 from numbridge.values import frozen
 
+
+class ConnectionGone(ConflictError):
+    """A pairing's connection has closed (its item is deleted first at ``$disconnect``)."""
+
+    def __init__(self, connection_id: str) -> None:
+        super().__init__(f"connection {connection_id} is gone")
+        self.connection = connection_id
+
+
 # A seek outlives no connection (2 h at most); the TTL clears one whose
 # $disconnect was lost.
 SEEK_TTL_S = 3 * 3600
@@ -136,7 +145,7 @@ class Seeks:
         """What pairs the seekers: the waiting seeks ``taken`` ended; the ``requester``
         (who has no seek among them) with their item as read (``mine``: their earlier
         seek ended too, or no seek); each connection checked open. :class:`ConflictError`
-        now if a seek or a connection is already gone."""
+        now if a seek is already gone, :class:`ConnectionGone` if a connection is."""
         writes: list[Write] = []
         for seek in taken:
             item = self.of_player(seek.player)
@@ -150,7 +159,7 @@ class Seeks:
         for connection_id in connections:
             item = self.store.get(keys.connection(connection_id), keys.CONN)
             if item is None:
-                raise ConflictError(f"connection {connection_id} is gone")
+                raise ConnectionGone(connection_id)
             writes.append(Put(item, unchanged(item)))
         return writes
 

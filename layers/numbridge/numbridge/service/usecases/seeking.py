@@ -1,14 +1,20 @@
 """Quick pairing (``seek`` / ``cancel_seek``): a game in a room now, against whoever
 else seeks in it with a close rating (the rule: ``club.pairing``).
 
-``seek`` reads the room's waiting seeks and pairs at once with the best fit, in one
+``seek`` reads the room's waiting seeks and pairs with its partner there, in one
 transaction that ends both seeks on condition that they are still there and both
 connections on condition that they are still open (``store.seeks``); whoever loses
-that race decides again. Nobody fits: the seek is stored (replacing the player's
-earlier one) and waits. The fan-out tries the room again at once — two seekers who
-came at the same instant each stored a seek without seeing the other — and each
-time the waiting seek's window widens (``retry_room``, from the messages this sends
-ahead). A seek ends with its connection (``store.connections``).
+that race decides again. The partner is the best fit as if the seekers had come one
+at a time (``club.pairing.partner``): a crowd that comes together pairs among itself,
+first with second, each of it deciding the same pairs, where all would reach for the
+same longest waiter. A crowd sees itself only once stored, so a seek pairs before
+storing its own only with one that has waited ``CROWD_MS`` (one try); else it is
+stored (replacing the player's earlier one), reads the room again and pairs from
+there, or waits. The fan-out tries the room again at once — two seekers who came at
+the same instant each stored a seek without seeing the other — and each time the
+waiting seek's window widens (``retry_room``, from the messages this sends ahead). A
+seek ends with its connection (``store.connections``). A board dealt for a try that
+lost is kept for the process's next pairing: a crowd deals about a board a game.
 
 ``seek`` commits by itself, not through ``settle``, so each of its transactions —
 the pairing, the stored seek, the pairing of a seek stored a moment before — holds
@@ -21,11 +27,12 @@ second game nor a second seek.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import uuid
 from itertools import groupby
 
 from numbridge import rules
-from numbridge.club.pairing import Seeker, pair_all, ranked, retry_times
+from numbridge.club.pairing import Seeker, pair_all, partner, retry_times
 from numbridge.club.proposals import ProposalChoices, seat_players
 from numbridge.club.ratings import Rating
 from numbridge.club.rooms import Room
@@ -42,12 +49,16 @@ from numbridge.service.usecases.lobby import Dealt, deal_board, deal_game
 from numbridge.service.usecases.presence import online
 from numbridge.service.usecases.views import state_frame
 from numbridge.store.port import ConflictError, Item, Write
-from numbridge.store.seeks import Seek, waiting
+from numbridge.store.seeks import ConnectionGone, Seek, waiting
 
-# Pairings a seek tries (each lost to another seeker) before it waits.
+# Pairings a stored seek tries (each lost to another seeker) before it waits for the
+# fan-out. One not stored yet tries once, and only a seek that has waited ``CROWD_MS``:
+# a crowd that comes together sees itself only once stored (each of it would reach for
+# the same fresh seek), and a seek that fresh may be one of a crowd arriving now.
 PAIR_ATTEMPTS = 4
-# After a race lost: of how many of the best fits the next try draws one.
-CROWD_SPREAD = 8
+CROWD_MS = 1_000
+# Boards kept dealt, for each kind of deal, by pairings that lost their race.
+KEPT_BOARDS = 4
 # Tries to store a seek while the player's other devices change theirs.
 STORE_ATTEMPTS = 3
 
@@ -85,12 +96,13 @@ def seek(svc: Services, player: str, connection_id: str, request: req.Seek) -> O
         id=me.id, room=me.room, rated=me.rated, created_ms=now,
         variant=options.variant if request.variant else None)).frame()]
     mine = svc.seeks.of_player(player)
-    # Committed here, not by ``settle``: a pairing lost to another seeker tries the next
-    # fit with the board already dealt, and after a few the seek waits — many seekers at
-    # once reach first for the same longest waiter. Each commit holds the request's
-    # receipt (the answer it gives), so a retry after it is answered, never paired again.
+    tried: set[str] = set()  # seeks a pairing was tried with (not again in this request)
+    # Committed here, not by ``settle``: a pairing lost to another seeker decides again
+    # with the board already dealt, and after a few the seek waits. Each commit holds the
+    # request's receipt (the answer it gives), so a retry after it is answered, never
+    # paired again.
     for attempt in range(STORE_ATTEMPTS):
-        paired, mine = _pair_with_waiting(svc, me, mine, options, once)
+        paired, mine = _pair_with_waiting(svc, me, mine, options, once, tried)
         if paired is not None:
             return paired
         try:
@@ -103,9 +115,9 @@ def seek(svc: Services, player: str, connection_id: str, request: req.Seek) -> O
                 raise ProtocolError("conflict", "your seeking kept changing: retry") from exc
             mine = svc.seeks.of_player(player)
     touched = _rooms_touched(mine, room.id)
-    # Two seekers who came at the same instant each stored a seek without seeing the
-    # other: the later of them, reading again after its own commit, sees the earlier.
-    paired, _ = _pair_with_waiting(svc, me, None, options, once, stored=waits)
+    # Seekers who came at the same instant each stored a seek: reading again after its
+    # own commit, each sees those stored before, and pairs as they all decide.
+    paired, _ = _pair_with_waiting(svc, me, None, options, once, tried, stored=waits)
     if paired is not None:
         return dataclasses.replace(paired, lobby=[*touched, *paired.lobby])
     count("SeeksWaiting")
@@ -115,54 +127,88 @@ def seek(svc: Services, player: str, connection_id: str, request: req.Seek) -> O
 
 
 def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
-                       options: rules.GameOptions, once: Once,
+                       options: rules.GameOptions, once: Once, tried: set[str],
                        stored: list[Frame] | None = None) -> tuple[Outcome | None, Item | None]:
-    """Pair ``me`` with the best fit among the room's waiting seeks, committed with the
+    """Pair ``me`` with its partner among the room's waiting seeks, committed with the
     request's receipt; the outcome (None: nobody fits, or every try lost a race) and the
     player's item as last read. ``stored``: ``me`` waits already (its own item is ended
     with the other's), and this was the answer remembered with it (the receipt now
-    changed to the pairing's)."""
+    changed to the pairing's). ``tried``: the seeks tried already, added to."""
     board: rules.Board | None = None
-    tried: set[str] = set()
-    for attempt in range(PAIR_ATTEMPTS):
-        now = svc.clock()
-        fits = [s for s in svc.seeks.in_room(me.room, now)
-                if s.player != me.player and s.id not in tried
-                and bot_level(s.player) is None and _same_game(s, me)]
-        best = ranked(_seeker(me), [_seeker(s) for s in fits], now)
-        if not best:
-            return None, mine
-        # The best fit first; after a race lost, a crowd is reaching for the same few:
-        # one of the next best, drawn, so that the crowd spreads over the waiting.
-        match = best[0] if attempt == 0 else svc.rng.choice(best[:CROWD_SPREAD])
-        other = next(s for s in fits if s.id == match.seek)
-        tried.add(other.id)
-        board = deal_board(svc, options) if board is None else board
-        replies = [ack_frame(once.request_id)]
-        try:
-            taken = [other, me] if stored is not None else [other]
-            pairing = _pairing(svc, taken, mine, other, me, options, board)
-            svc.store.transact([*pairing.writes, _remembered(svc, once, replies, stored)])
-        except ConflictError:  # taken by another, or its connection gone
-            if stored is not None:
-                current = svc.seeks.get(me.player)
-                if current is None or current.id != me.id:
-                    # Ours was taken meanwhile: paired by the other seeker (its state
-                    # comes). The answer is that, remembered in place of the seek's.
-                    return _answer_instead(svc, once, [ack_frame(once.request_id)],
-                                           stored), None
-                mine = None
+    try:
+        for _ in range(PAIR_ATTEMPTS if stored is not None else 1):
+            now = svc.clock()
+            room = svc.seeks.in_room(me.room, now)
+            if stored is not None and all(s.id != me.id for s in room) \
+                    and (taken_meanwhile := _taken_meanwhile(svc, me, once, stored)):
+                return taken_meanwhile, None  # no try to lose: its pairing came first
+            fits = [s for s in room if s.player != me.player and s.id not in tried
+                    and bot_level(s.player) is None and _same_game(s, me)]
+            # The partner as if the seekers had come one at a time (``arrival_pairs``):
+            # a crowd that came together pairs among itself, each seeker deciding the
+            # same pairs, instead of all reaching for the same longest waiter.
+            match = partner(_seeker(me), [_seeker(s) for s in fits], now)
+            if match is None or (stored is None and now - match.since_ms < CROWD_MS):
+                return None, mine
+            other = next(s for s in fits if s.id == match.seek)
+            tried.add(other.id)
+            board = _take_board(svc, options) if board is None else board
+            replies = [ack_frame(once.request_id)]
+            try:
+                taken = [other, me] if stored is not None else [other]
+                pairing = _pairing(svc, taken, mine, other, me, options, board)
+                svc.store.transact([*pairing.writes, _remembered(svc, once, replies, stored)])
+            except ConflictError as exc:  # taken by another, or its connection gone
+                if isinstance(exc, ConnectionGone) and exc.connection == other.connection:
+                    # Ended now, not at its $disconnect (which may be lost): the rule
+                    # would pair it again and again with whoever comes after it.
+                    svc.seeks.drop_connection(other.player, other.connection, now)
+                if stored is not None:
+                    if (taken_meanwhile := _taken_meanwhile(svc, me, once, stored)):
+                        return taken_meanwhile, None
+                    mine = None
+                    continue
+                if (repeat := once.repeat(svc)) is not None:
+                    return repeat, mine  # this very request, delivered twice, committed first
+                mine = svc.seeks.of_player(me.player)  # another device?
                 continue
-            if (repeat := once.repeat(svc)) is not None:
-                return repeat, mine  # this very request, delivered twice, committed first
-            mine = svc.seeks.of_player(me.player)  # another device?
-            continue
-        # Told only once committed: in a crowd most tries lose, and a lost one builds no
-        # state frame, reads no presence, and is not counted as a pairing.
-        _counted(pairing)
-        return dataclasses.replace(told_pair(svc, pairing, replies), writes=[],
-                                   remembered=True), mine
-    return None, mine
+            board = None  # the game's now
+            # Told only once committed: in a crowd many tries lose, and a lost one builds
+            # no state frame, reads no presence, and is not counted as a pairing.
+            _counted(pairing)
+            return dataclasses.replace(told_pair(svc, pairing, replies), writes=[],
+                                       remembered=True), mine
+        return None, mine
+    finally:
+        if board is not None:  # dealt for a pairing that lost its race: the next one's
+            _keep_board(options, board)
+
+
+# Boards dealt for pairings that lost their race, by the kind of deal: the next pairing
+# of this process (a warm Lambda container, numbridge serve) takes one instead of
+# dealing, so a crowd deals about a board a game, not one a try. Never a board of a game.
+_kept_boards: dict[tuple[object, ...], list[rules.Board]] = {}
+_kept_lock = threading.Lock()
+
+
+def _deal_kind(options: rules.GameOptions) -> tuple[object, ...]:
+    """What ``deal_board`` deals from: boards of one kind are interchangeable."""
+    return options.size, options.blocks, options.clues, options.grades
+
+
+def _take_board(svc: Services, options: rules.GameOptions) -> rules.Board:
+    with _kept_lock:
+        kept = _kept_boards.get(_deal_kind(options))
+        if kept:
+            return kept.pop()
+    return deal_board(svc, options)
+
+
+def _keep_board(options: rules.GameOptions, board: rules.Board) -> None:
+    with _kept_lock:
+        kept = _kept_boards.setdefault(_deal_kind(options), [])
+        if len(kept) < KEPT_BOARDS:
+            kept.append(board)
 
 
 def _remembered(svc: Services, once: Once, replies: list[Frame],
@@ -172,6 +218,17 @@ def _remembered(svc: Services, once: Once, replies: list[Frame],
     if stored is None:
         return once.answered(svc, replies)
     return once.answered_instead(svc, replies, stored)
+
+
+def _taken_meanwhile(svc: Services, me: Seek, once: Once,
+                     stored: list[Frame]) -> Outcome | None:
+    """If ``me`` (stored) no longer waits: paired by the other seeker (its state comes),
+    or ended with its connection. The answer is then ``ack``, remembered in place of the
+    seek's."""
+    current = svc.seeks.get(me.player)
+    if current is not None and current.id == me.id:
+        return None
+    return _answer_instead(svc, once, [ack_frame(once.request_id)], stored)
 
 
 def _answer_instead(svc: Services, once: Once, replies: list[Frame],
