@@ -167,6 +167,17 @@ test('no article, nor a word with a gender, directly before a player\'s name', (
   assert.ok(!BEFORE_NAME.bg.test('Времето на {name} изтече'));
 });
 
+test('a side\'s colour is not said as an adjective of the player ("gioca rosso", «παίζει κόκκινος»)', () => {
+  // Straight after the verb the colour agrees with the player ("ana gioca rossa"): which
+  // a name does not say. The catalogs had "{name} gioca {colour}" and «ο {name} παίζει
+  // {colour}»; they say "gioca con il rosso", «{colour}: {name}».
+  const re = /\{(?:name|who)\}\s+\p{L}+\s+\{colour\}/u;
+  for (const lang of ['el', 'it', 'es', 'bg']) {
+    assert.deepEqual(found(lang, (text) => re.test(text)), [], lang);
+  }
+  assert.ok(re.test('{name} gioca {colour}') && !re.test('{name} gioca con il {colour}'));
+});
+
 // ------------------------------------------------------- Italian: l'8, l'1
 
 test('Italian puts no article before a number it cannot see (l\'8, l\'1, il 2)', () => {
