@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { cellText } from '../js/format.js';
 import { logEntry } from '../js/journal.js';
 import { applyEvent, applyState } from '../js/reducer.js';
-import { earlierLog } from '../js/replay-earlier.js';
+import { askEarlier, earlierLog } from '../js/replay-earlier.js';
 import {
   clocksAt, lastStep, moveText, nextMover, positionAt, replayLog, replayPanelView, tilesAt,
 } from '../js/replay.js';
@@ -161,4 +161,21 @@ test("a watcher arriving mid-game sees the game's earlier moves, worded as the l
     checked += 1;
   }
   assert.ok(checked >= 2);
+});
+
+test('a game opened mid-way asks for its earlier moves, in play or adjourned', () => {
+  // Caught: an adjourned game opened mid-way (a player back after a reload) listed no
+  // earlier moves: only games in play asked for them. A finished game has its record,
+  // and a game at its deal has nothing earlier.
+  const asks = (status, v = 7) => {
+    const calls = [];
+    const app = { request: (action, fields) => { calls.push([action, fields]); return calls.length; }, render() {} };
+    const game = { id: `g-${status}-${v}`, view: { status, v }, log: [] };
+    askEarlier(app, game, { isNew: true, state: { type: 'state', v } });
+    return calls;
+  };
+  assert.deepEqual(asks('playing'), [['sync', { game: 'g-playing-7', v: 0 }]]);
+  assert.deepEqual(asks('adjourned'), [['sync', { game: 'g-adjourned-7', v: 0 }]]);
+  assert.deepEqual(asks('finished'), []);
+  assert.deepEqual(asks('playing', 0), []);
 });
