@@ -47,6 +47,10 @@ OVERLAP = """(selectors) => {
 }"""
 
 
+# What the page says beside its text: tooltips and spoken names holding `game` (an id).
+SAID_ASIDE = """(game) => [...document.querySelectorAll('[title], [aria-label]')]
+  .map((n) => `${n.getAttribute('title') || ''} ${n.getAttribute('aria-label') || ''}`)
+  .filter((said) => said.includes(game))"""
 FOCUSED_CELL = "() => document.activeElement && document.activeElement.dataset.index"
 FOCUSED_TAG = "() => document.activeElement && document.activeElement.outerHTML.slice(0, 60)"
 NEXT_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -134,6 +138,12 @@ def test_a_game_at_the_desk_and_its_replay(browser: Any, club: LocalServer) -> N
             title = page.locator("#game-title").inner_text()
             expect(game not in page.locator("body").inner_text()
                    and not re.search(r"\bv\d+\b", title), f"the game's id shown: {title!r}")
+            # Nor in a tooltip or a spoken name (the title's tooltip said "g-… · v3").
+            said = page.evaluate(SAID_ASIDE, game)
+            expect(said == [], f"the game's id in a tooltip or a spoken name: {said}")
+            # The rooms list names Bridge's room once (it said "Bridge Bridge").
+            room = page.locator("#rooms li.room[data-room='bridge'] > div").first.inner_text()
+            expect("Bridge Bridge" not in room, f"the rooms list: {room!r}")
 
             play_turn(seats)  # 2: bob
             play_turn(seats)  # 3: ana

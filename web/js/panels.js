@@ -79,11 +79,10 @@ function renderTitle(ctx) {
     view.grade ? h('span', { class: 'badge grade', dataset: { grade: view.grade } },
       t('game.grade', { reading: gradeName(view.grade) })) : null);
   // The game's id and version are for support, not for players: kept out of sight, in
-  // the title's data and its tooltip.
+  // the title's data (not a tooltip: a pointer resting on the title would show them).
   const title = $('#game-title');
   title.dataset.game = game.id;
   title.dataset.v = String((ctx.finished || view).v);
-  title.title = `${game.id} · v${(ctx.finished || view).v}`;
 }
 
 function renderStatus({ game, sides }) {
