@@ -25,10 +25,11 @@ Two runs (``python -m bench seek``; ``--help``):
   (as in **pairing**): the server's CPU-seconds from the release until the last
   state plus 1 s, and what the server counted (a hook installed in its process by
   ``sitecustomize``): the pairing transactions tried, the ones lost to another
-  seeker, and the boards dealt — per 100 games.
+  seeker, and the boards dealt — per 100 games. ``--profile FILE``: the server's
+  handlers profiled too (``cProfile`` on each worker thread's CPU time), for ``pstats``.
 
 ``--checkouts DIR [DIR ...]`` runs the server of each checkout (its ``.venv``) in
-turn, ``--rounds`` times: a before/after on the same machine, alternated.
+turn, ``--repeat`` times: a before/after on the same machine, alternated.
 
 Reported: samples, median, p95 and max in ms, the server's CPU and the load
 generator's (the bots' processes). The generator runs on the same machine as the
@@ -133,7 +134,8 @@ def _player_process(url: str, tokens: dict[str, str], think_s: float, ramp_s: fl
 
 
 def _pairing(server: Server, players: int, seconds: float, think_s: float,
-             ramp_s: float, processes: int) -> None:
+             ramp_s: float, processes: int, counts: Path) -> None:
+    load = os.getloadavg()[0]
     tokens = [{f"s{n}": server.token(f"s{n}") for n in range(players)
                if n % processes == p} for p in range(processes)]
     context = multiprocessing.get_context("spawn")
@@ -147,6 +149,7 @@ def _pairing(server: Server, players: int, seconds: float, think_s: float,
     ready.wait()
     opened = time.perf_counter()
     cpu = server.cpu_s()
+    before = _counts(counts)
     time.sleep(seconds)
     cpu = server.cpu_s() - cpu
     arrivals: dict[str, list[float]] = defaultdict(list)
@@ -171,13 +174,17 @@ def _pairing(server: Server, players: int, seconds: float, think_s: float,
     print(f"pairing: {players} players seeking Blitz games and playing them out at once "
           f"(think {think_s:.1f} s an action; arriving over {ramp_s:.0f} s), {seconds:.0f} s; "
           f"server CPU {100 * cpu / seconds:.0f}%, the players' {processes} processes "
-          f"{100 * generator_cpu / seconds:.0f}%; load average "
-          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+          f"{100 * generator_cpu / seconds:.0f}%; load average {load:.2f} at the start, "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     print(_summary("seek → both players hold state (ms)", paired))
     print(_summary(f"  while they arrive (first {ramp_s + CROWD_S:.0f} s)", crowd))
     print(_summary("  after it", later))
     print(f"{'games dealt':42} {len(arrivals):6d}  (one player's state only: "
           f"{sum(1 for t in arrivals.values() if len(t) < 2)}, at the run's end)")
+    tried = {k: v - before.get(k, 0) for k, v in _counts(counts).items()}
+    games = max(1, len(arrivals))
+    print(f"{'per 100 games: pairing tries (lost), deals':42} {100 * tried['tries'] / games:6.0f}"
+          f"  ({100 * tried['lost'] / games:.0f})  {100 * tried['deals'] / games:.0f}")
 
 
 # ---------------------------------------------------------------- burst
@@ -189,12 +196,12 @@ _COUNTING = '''
 import json, os, threading, time
 
 _path = os.environ.get("NUMBRIDGE_BENCH_COUNTS")
+_lock = threading.Lock()
 if _path:
     import numbridge.puzzles as _puzzles
     from numbridge.store import port as _port, sqlite as _sqlite
 
     _counts = {"tries": 0, "lost": 0, "deals": 0}
-    _lock = threading.Lock()
     _transact = _sqlite.SqliteStore.transact
     _deal = _puzzles.deal_board
 
@@ -236,6 +243,36 @@ if _path:
     _sqlite.SqliteStore.transact = _counted_transact
     _puzzles.deal_board = _counted_deal
     threading.Thread(target=_dump, daemon=True).start()
+
+_profile = os.environ.get("NUMBRIDGE_BENCH_PROFILE")
+if _profile:  # each handler's run on its worker thread, timed by that thread's CPU
+    import cProfile, pstats
+    from numbridge.local.lambdas import functions as _functions
+
+    _stats = []
+    _run = _functions.Invoker._run
+
+    def _profiled(function, event, context):
+        profile = cProfile.Profile(time.thread_time)
+        try:
+            return profile.runcall(_run, function, event, context)
+        finally:
+            with _lock:
+                _stats.append(profile)
+
+    def _dump_profile():
+        while True:
+            time.sleep(1.0)
+            with _lock:
+                taken = list(_stats)
+                _stats.clear()
+            if taken:
+                merged = pstats.Stats(*taken) if not os.path.exists(_profile) \
+                    else pstats.Stats(_profile, *taken)
+                merged.dump_stats(_profile)
+
+    _functions.Invoker._run = staticmethod(_profiled)
+    threading.Thread(target=_dump_profile, daemon=True).start()
 '''
 
 
@@ -421,6 +458,9 @@ def _options(argv: Sequence[str]) -> argparse.Namespace:
                         help="the server of each checkout (its .venv) in turn: before/after")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="with --checkouts: rounds of runs, alternated (1)")
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="the server's handlers profiled (cProfile on each worker "
+                             "thread's CPU time): FILE-<run>.prof, for pstats")
     return parser.parse_args(list(argv))
 
 
@@ -447,6 +487,9 @@ def main(argv: Sequence[str] = ()) -> None:
                     # this one's at start.
                     saved = dict(os.environ)
                     os.environ["NUMBRIDGE_BENCH_COUNTS"] = str(counts)
+                    if options.profile is not None:
+                        os.environ["NUMBRIDGE_BENCH_PROFILE"] = str(
+                            options.profile.resolve()) + f"-{name}-{round_}-{n}.prof"
                     os.environ["PYTHONPATH"] = os.pathsep.join(
                         filter(None, [str(hook), os.environ.get("PYTHONPATH")]))
                     try:
@@ -459,7 +502,7 @@ def main(argv: Sequence[str] = ()) -> None:
                             print(f"-- {label}", flush=True)
                         if name == "pairing":
                             _pairing(server, options.players, options.seconds, options.think,
-                                     options.ramp, max(1, options.processes))
+                                     options.ramp, max(1, options.processes), counts)
                         elif name == "burst":
                             print(_burst(server, options.players, label, counts), flush=True)
                         else:
