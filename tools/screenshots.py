@@ -78,7 +78,7 @@ def open_game(page: Any, game: str) -> None:
         row = page.locator(f"#games li.game-row[data-game='{game}'] button.open")
         row.wait_for()
         row.click()
-    page.wait_for_selector(f"#game-title:has-text('{game}')")
+    page.wait_for_selector(f"#game-title[data-game='{game}']")  # its id is not shown
     page.wait_for_selector("#board svg g.cell")
 
 
