@@ -47,8 +47,8 @@ START_MARGIN = {9: 10, 6: 5}
 SOLUTION_SOLVES = {9: 150, 6: 60}
 # Searches for givens of one solution, when a grade is asked, before drawing another.
 SEARCHES_PER_SOLUTION = 4
-# Aiming at a hard grade: cores tried per search, each after the first from the last
-# with AIM_DROP givens dropped and completed again.
+# Aiming at a hard grade: the givens of a search that propagation fills are repaired
+# (AIM_DROP dropped, completed again with the aim, minimized) up to AIM_REPAIRS times.
 AIM_REPAIRS = 3
 AIM_DROP = 3
 # Solutions tried on one irregular layout before drawing another.
@@ -240,12 +240,11 @@ class _Dealer:
                 cand &= d
         return None
 
-    def search(self, clues: int, aim: Propagator | None = None) -> list[int] | None:
-        """K givens that fix S, or ``None`` if the search stalls (``aim``: see
-        :meth:`complete`)."""
+    def search(self, clues: int) -> list[int] | None:
+        """K givens that fix S, or ``None`` if the search stalls."""
         rng = self.rng
         start = rng.sample(range(self.cells), max(0, clues - START_MARGIN[self.n]))
-        givens = self.minimize(self.complete(start, aim), clues)
+        givens = self.minimize(self.complete(start), clues)
         self.stats.first_minimal.append(len(givens))
         budget = SOLUTION_SOLVES[self.n]
         while len(givens) > clues:
@@ -263,14 +262,13 @@ class _Dealer:
         """Other givens of S, as hard as ``givens`` or harder, that propagation alone
         (``prop``'s rules) leaves open; ``None`` if none was found.
 
-        Givens are dropped (fewer givens never make a board easier) until propagation
-        leaves a cell open, then the board is padded back to ``clues`` with cells that
-        propagation fills from them: such a given changes no rung's deductions from
-        ``prop``'s rung up (they fill it anyway), so the board keeps the grade of the
-        fewer givens. Only if too few cells are filled are the rest drawn at random
-        (the grade then says). A minimal set that propagation still fills has a few
-        givens dropped and is completed again (the other solutions met so far make
-        that cheaper than a new search).
+        Givens that propagation fills are repaired: a few dropped, completed again with
+        givens that leave propagation open where one can (:meth:`complete`), then
+        dropped (fewer givens never make a board easier) until propagation leaves a
+        cell open. The board is padded back to ``clues`` with cells that propagation
+        fills from those givens: such a given changes no rung's deductions from
+        ``prop``'s rung up (they fill it anyway), so the board keeps their grade. Only
+        if too few cells are filled are the rest drawn at random (the grade then says).
         """
         rng, lits = self.rng, self.lits
 
@@ -281,13 +279,12 @@ class _Dealer:
                 return not prop.fills([lits[c] for c in keep])
 
         core = givens
-        for attempt in range(AIM_REPAIRS):
+        for attempt in range(AIM_REPAIRS + 1):
             if attempt:
                 self.stats.too_easy += 1
                 core = self.complete(rng.sample(core, max(0, len(core) - AIM_DROP)), prop)
-            if left_open(core):
-                break
-            core = self.minimize(core, 0, left_open)
+                if not left_open(core):
+                    core = self.minimize(core, 0, left_open)
             if left_open(core):
                 break
         else:
@@ -326,7 +323,7 @@ def _graded_givens(dealer: _Dealer, clues: int, layout: Layout,
     search cheaper than a new S, and the givens decide the grade more than S does."""
     prop = _propagator(layout, grades)
     for _ in range(1 if grades is None else SEARCHES_PER_SOLUTION):
-        givens = dealer.search(clues, prop)
+        givens = dealer.search(clues)
         if givens is None:
             return None
         if prop is not None:
