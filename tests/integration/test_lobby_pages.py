@@ -196,3 +196,65 @@ def test_the_online_count_waits_for_a_hundredth_in_a_big_club(world: World) -> N
     world.clock.advance(5_000)
     world.deliver_lobby()
     assert changes(wes) == [{"kind": "online", "players": 1_011}]
+
+
+def test_every_change_to_a_players_own_proposal_reaches_each_of_their_connections(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Catches: a player's own proposal that sits off their circle page ending — accepted
+    by another player, withdrawn on their other device, lapsed — told only to the
+    subscribers whose circle page holds it: the player's own lobby kept listing it (an
+    acceptance learnt from the game alone, a lapse only at the next subscribe). Pages of
+    3, so that most of the player's proposals are off their circle page."""
+    from numbridge.club.lobby_pages import Circle, start_of
+    from numbridge.service.usecases.subscribing import open_proposals
+    from numbridge.store.club import PROPOSAL_TTL_MS
+
+    monkeypatch.setattr(lobby_pages, "PAGE", 3)
+    proposing(world, 5)
+    phone, laptop = world.join("ana"), world.join("ana")
+    devices = (phone, laptop)
+    kept = [Kept(conn.ask("subscribe", topic="lobby")) for conn in devices]
+    taker = world.join("ted")
+    world.deliver_lobby()
+
+    def off_page() -> list[str]:
+        """Ana's open proposals that her circle page (of the whole list) does not hold."""
+        every = [p["id"] for p in open_proposals(world.svc, world.clock())]
+        page = Circle.of(every).page(start_of("ana"), lobby_pages.PAGE)
+        return sorted(pid for pid, by in mine.items() if pid not in page)
+
+    def told() -> None:
+        world.deliver_lobby()
+        for conn, page in zip(devices, kept, strict=True):
+            page.apply(changes(conn))
+        taker.new()
+
+    mine: dict[str, str] = {}
+    for _ in range(5):
+        mine[phone.ask("propose", room="blitz")["proposal"]["id"]] = "ana"
+    told()
+    assert len(off_page()) >= 3, "ana's proposals landed on her own page: no case to test"
+    for page in kept:  # made on the phone: on both devices' pages
+        assert set(mine) <= page.proposals
+    accepted = off_page()[0]
+    assert taker.ask("accept", proposal=accepted)["type"] == "ack"
+    del mine[accepted]
+    told()
+    withdrawn = off_page()[0]
+    assert phone.ask("withdraw", proposal=withdrawn)["type"] == "ack"
+    del mine[withdrawn]
+    told()
+    for conn, page in zip(devices, kept, strict=True):
+        assert accepted not in page.proposals and withdrawn not in page.proposals
+        assert page.proposals == Kept(fresh(conn)).proposals
+        conn.new()
+    lapsing = off_page()
+    assert lapsing
+    world.clock.advance(PROPOSAL_TTL_MS)
+    world.sweep()
+    world.deliver_lobby()
+    for conn in devices:
+        found = changes(conn)
+        gone = {c["proposal"] for c in found if c["kind"] == "proposal_removed"
+                and c["why"] == "lapsed"}
+        assert set(lapsing) <= gone, found

@@ -102,6 +102,21 @@ test('a page-scoped frame: one off the page and one slid in keep the page its si
   assert.deepEqual(club.proposals.map((p) => p.id), ['p-7', 'p-8']);
 });
 
+// Catches: the player's own proposal, listed by the page though off the circle's part of
+// the list, kept on their list after the server pushed its end (lapsed after the hour, or
+// accepted by another player while this device looked at the lobby).
+test("a player's own proposal leaves their list when its lapse or acceptance is pushed", () => {
+  let club = fromPage(emptyClub(), { ...PAGE, proposals: [...PAGE.proposals, proposal('p-9'), proposal('p-10')] });
+  club = applyChanges(club, { type: 'changes', topic: 'lobby', changes: [
+    { kind: 'proposal_removed', proposal: 'p-9', why: 'lapsed' },
+  ] });
+  assert.deepEqual(club.proposals.map((p) => p.id), ['p-1', 'p-2', 'p-10']);
+  club = applyChanges(club, { type: 'changes', topic: 'lobby', changes: [
+    { kind: 'proposal_removed', proposal: 'p-10', why: 'accepted' },
+  ] });
+  assert.deepEqual(club.proposals.map((p) => p.id), ['p-1', 'p-2']);
+});
+
 // Catches: a change of a kind added later (or another topic's frame) throwing, or
 // wiping the lists, in a client that does not know it.
 test('unknown kinds, malformed changes and other topics change nothing', () => {

@@ -14,6 +14,7 @@ from numbridge.club.lobby_pages import (
     online_moved,
     online_step,
     scoped,
+    shown,
     start_of,
 )
 
@@ -94,3 +95,68 @@ def test_the_online_count_is_pushed_on_one_below_a_hundred_and_a_hundredth_above
     assert not online_moved(10_000, 10_099) and not online_moved(10_000, 9_901)
     assert online_moved(10_000, 10_100) and online_moved(10_000, 9_900)
     assert online_moved(-1, 0)  # nothing pushed yet
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 60), st.integers(0, 8), st.integers(0, 8),
+       st.integers(1, 30), st.integers(1, 12))
+def test_a_players_own_items_are_on_their_page_and_their_changes_reach_them(
+        seed: int, listed: int, added: int, removed: int, subscribers: int,
+        size: int) -> None:
+    """Catches: a player's own proposal off their circle page whose removal (accepted by
+    another, lapsed, withdrawn on another device) is told only to the subscribers whose
+    circle page holds it — the owner's page keeps it until their next subscribe — or an
+    own proposal told as pushed off the page by a newcomer."""
+    rng = random.Random(seed)
+    names = [f"player{n}" for n in range(max(1, subscribers // 2))]  # some on two devices
+    items = [f"p{rng.randrange(10**9)}" for _ in range(listed)]
+    gone = set(rng.sample(items, min(removed, len(items))))
+    new = [f"n{rng.randrange(10**9)}" for _ in range(added)]
+    owners = {i: rng.choice(names) for i in [*items, *new]}
+    before = Circle.of(items)
+    after = Circle.of([i for i in items if i not in gone] + new)
+    players = {f"s{n}": rng.choice(names) for n in range(subscribers)}
+    starts = {key: start_of(player) for key, player in players.items()}
+    moved = scoped(before, after, gone | set(new), starts, size, owners=owners,
+                   players=players)
+    expected = {}
+    for key, player in players.items():
+        own = [i for i, by in owners.items() if by == player]
+        old = set(shown(before, starts[key], own, size))
+        now = set(shown(after, starts[key], own, size))
+        if old != now:
+            expected[key] = (now - old, old - now)
+    assert {k: (set(m.entered), set(m.left)) for k, m in moved.items()} == expected
+    for key, player in players.items():  # every own change reaches every device
+        mine = {i for i in gone | set(new) if owners[i] == player}
+        told = set(moved[key].entered) | set(moved[key].left) if key in moved else set()
+        assert mine <= told
+
+
+def test_an_own_proposal_off_the_circle_page_leaves_the_owners_page_when_it_ends() -> None:
+    """Catches: the owner of a proposal that sits outside their circle page not told it
+    was accepted or lapsed (told only to those whose circle page holds it), and an own
+    proposal pushed past the page's end by a newcomer told as gone."""
+    items = [f"p{n}" for n in range(100)]
+    start = start_of("ana")
+    before = Circle.of(items)
+    page = before.page(start)
+    mine = next(i for i in items if i not in page)
+    after = Circle.of(i for i in items if i != mine)
+    owners = {mine: "ana"}
+    assert shown(before, start, [mine]) == [*page, mine]
+    assert scoped(before, after, {mine}, {"c1": start}) == {}  # without owners: not told
+    told = scoped(before, after, {mine}, {"c1": start, "c2": start}, owners=owners,
+                  players={"c1": "ana", "c2": "ana"})
+    assert {k: (m.entered, m.left) for k, m in told.items()} == {
+        "c1": ((), (mine,)), "c2": ((), (mine,))}
+    # ana's own proposal last on her circle page: a newcomer before it pushes it off the
+    # circle page, not off hers
+    last = page[-1]
+    newcomer = next(f"x{n}" for n in range(10_000)
+                    if Circle.of([*items, f"x{n}"]).page(start)[:-1] == page[:-1]
+                    and f"x{n}" in Circle.of([*items, f"x{n}"]).page(start))
+    grown = Circle.of([*items, newcomer])
+    [(_, moves)] = scoped(before, grown, {newcomer}, {"c1": start},
+                            owners={last: "ana"}, players={"c1": "ana"}).items()
+    assert moves.entered == (newcomer,) and moves.left == ()

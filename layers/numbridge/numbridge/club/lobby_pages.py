@@ -17,7 +17,9 @@ shorter). So
   subscriber would be told of every acceptance);
 - what slides into a page when an item leaves it (or what a newcomer pushes out of it)
   is decided here too, so the client keeps a consistent page from pushes alone;
-- a player's page is the same on every connection and after every reconnect.
+- a player's page is the same on every connection and after every reconnect, and holds
+  their own proposals wherever the circle puts them: every change to one of those reaches
+  each of the player's subscribed connections (:func:`scoped`'s ``owners``).
 
 The online count is pushed when it has moved by a step relative to what was last pushed
 (:func:`online_moved`), not on every ±1.
@@ -101,14 +103,31 @@ class Moves:
     left: tuple[str, ...]
 
 
+def shown(circle: Circle, start: int, own: Iterable[str] = (), size: int = PAGE) -> list[str]:
+    """A subscriber's page of the list: the ``size`` items from ``start`` on, then those of
+    ``own`` (its player's own items) that are in the list and not among them, in circle
+    order. A player's own proposals are on their page wherever the circle puts them."""
+    page = circle.page(start, size)
+    held = set(page)
+    mine = {i for i in own if i not in held}
+    return page + [i for i in circle.ids if i in mine] if mine else page
+
+
 def scoped(before: Circle, after: Circle, changed: Iterable[str],
-           starts: Mapping[str, int], size: int = PAGE) -> dict[str, Moves]:
+           starts: Mapping[str, int], size: int = PAGE, *,
+           owners: Mapping[str, str] | None = None,
+           players: Mapping[str, str] | None = None) -> dict[str, Moves]:
     """For each subscriber (key → start) whose page of the list moved from ``before`` to
     ``after``: the items that entered it (in page order: the new ones and those that slid
     in) and those that left it (gone from the club, or pushed past its end). ``changed``
     names the items added or removed in the batch; only pages holding one of them before
     or after can differ, so only those are compared (a page moves only when an item
-    comes into it or goes out of it)."""
+    comes into it or goes out of it).
+
+    With ``owners`` (item → its player) and ``players`` (subscriber key → its player), a
+    subscriber's page holds its player's own items besides (:func:`shown`): an own item
+    changed reaches every subscriber of that player however far round the circle it
+    sits, and one pushed past the end of the circle's page stays on it."""
     keys = sorted(starts, key=lambda key: (starts[key], key))
     ordered = [starts[key] for key in keys]
     touched: set[int] = set()
@@ -117,10 +136,20 @@ def scoped(before: Circle, after: Circle, changed: Iterable[str],
             found = circle.holders(item, ordered, size)
             if found is not None:
                 touched.update(i % len(keys) for i in found)
+    owned: dict[str, set[str]] = {}
+    if owners is not None and players is not None:
+        for item, owner in owners.items():
+            owned.setdefault(owner, set()).add(item)
+        changed_owners = {owners[i] for i in set(changed) if i in owners}
+        touched.update(index for index, key in enumerate(keys)
+                       if players.get(key) in changed_owners)
     moved: dict[str, Moves] = {}
     for index in sorted(touched):
         key = keys[index]
-        old, new = before.page(starts[key], size), after.page(starts[key], size)
+        player = None if players is None else players.get(key)
+        own = set() if player is None else owned.get(player, set())
+        old = shown(before, starts[key], own, size)
+        new = shown(after, starts[key], own, size)
         was, now = set(old), set(new)
         entered = tuple(i for i in new if i not in was)
         left = tuple(i for i in old if i not in now)

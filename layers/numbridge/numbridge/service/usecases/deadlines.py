@@ -65,7 +65,7 @@ def lapse_proposals(svc: Services) -> int:
             except ConflictError:
                 continue  # accepted or withdrawn meanwhile: told by that request
             svc.lobby.publish({"hints": [{"proposal_removed": stored.proposal["id"],
-                                          "why": "lapsed"}]})
+                                          "why": "lapsed", "by": stored.proposal["by"]}]})
         return len(gone)
     except Exception:
         logger.exception("lapsed proposals not taken away")

@@ -76,7 +76,7 @@ def on_lobby_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     if online and (told := online_change(svc)) is not None:
         changes.append(told)
     if changes:
-        push(svc, changes)
+        push(svc, changes, owners(hints))
     return {"batchItemFailures": []}
 
 
@@ -125,6 +125,14 @@ def resolve(svc: Services, hints: Iterable[dict[str, Any]]) -> list[Change]:
             changes.append(_json(answers.SeeksWaiting(room=room,
                                                       waiting=svc.seeks.waiting(room, now))))
     return changes
+
+
+def owners(hints: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """The players whose proposals the batch's removals name (a removal's hint says whose
+    it was: the proposal is gone from the store when the fan-out reads it). A hint from
+    before hints said so names nobody: that removal reaches the circle's pages only."""
+    return {str(h["proposal_removed"]): str(h["by"]) for h in hints
+            if isinstance(h.get("proposal_removed"), str) and isinstance(h.get("by"), str)}
 
 
 def _json(change: object) -> Change:
@@ -200,9 +208,10 @@ def frames(changes: list[Change], topic: str = TOPIC) -> list[dict[str, Any]]:
     return out
 
 
-def push(svc: Services, changes: list[Change]) -> int:
+def push(svc: Services, changes: list[Change], removed_by: dict[str, str] | None = None) -> int:
     """Post each subscriber of the lobby the changes it is to see (its pages' and every
-    count); how many connections were posted to."""
+    count); how many connections were posted to. ``removed_by``: whose each removed
+    proposal was (:func:`owners`), so that its end reaches its player's connections."""
     now = svc.clock()
     subscribers = svc.subscriptions.subscribers(TOPIC, now)
     current = {r.connection for r in reachable(svc, [s.receiver for s in subscribers], now)}
@@ -210,7 +219,7 @@ def push(svc: Services, changes: list[Change]) -> int:
                if s.receiver.connection in current}
     listed = [c for c in changes if c["kind"] in LISTED]
     shared = [c for c in changes if c["kind"] not in LISTED]
-    paged = page_changes(svc, listed, players, now) if listed else {}
+    paged = page_changes(svc, listed, players, now, removed_by or {}) if listed else {}
     made: dict[str, list[dict[str, Any]]] = {}
     deliveries: dict[str, list[dict[str, Any]]] = {}
     for connection in players:
@@ -230,7 +239,7 @@ LISTED = {"proposal_added", "proposal_removed", "live_added", "live_removed"}
 
 
 def page_changes(svc: Services, listed: list[Change], players: dict[str, str],
-                 now: int) -> dict[str, list[Change]]:
+                 now: int, removed_by: dict[str, str] | None = None) -> dict[str, list[Change]]:
     """Each subscriber's (connection → player) changes of the listed kinds: the batch's
     own changes that touch its pages, in the batch's order, then what its pages gained or
     lost by them (an item sliding in, or pushed out by a newcomer: ``paged``).
@@ -238,7 +247,11 @@ def page_changes(svc: Services, listed: list[Change], players: dict[str, str],
     The lists after the batch are read whole (one query a room, every page) and the
     batch's own changes laid over them: the index is read eventually consistent, and a
     proposal or game added this instant must be on its pages all the same. The lists
-    before are those less what the batch added, plus what it removed."""
+    before are those less what the batch added, plus what it removed.
+
+    A player's own proposals are on their page besides (``lobby_pages.shown``): the
+    proposals' owners are those of the list read, and for one removed, the removal's hint
+    (``removed_by``)."""
     starts = {connection: start_of(player) for connection, player in players.items()}
     out: dict[str, list[Change]] = {connection: [] for connection in players}
     for added_kind, removed_kind, field in (("proposal_added", "proposal_removed", "proposal"),
@@ -257,7 +270,12 @@ def page_changes(svc: Services, listed: list[Change], players: dict[str, str],
             docs.pop(key, None)
         after = Circle.of(docs)
         before = Circle.of((set(docs) - set(added)) | set(removed))
-        moved = scoped(before, after, set(added) | set(removed), starts, lobby_pages.PAGE)
+        by: dict[str, str] | None = None
+        if field == "proposal":
+            by = {**(removed_by or {}),
+                  **{key: str(doc["by"]) for key, doc in docs.items() if doc.get("by")}}
+        moved = scoped(before, after, set(added) | set(removed), starts, lobby_pages.PAGE,
+                       owners=by, players=players if by is not None else None)
         versions: dict[str, int | None] = {}
         for connection, moves in moved.items():
             entered, left = set(moves.entered), set(moves.left)
@@ -268,8 +286,7 @@ def page_changes(svc: Services, listed: list[Change], players: dict[str, str],
                 if key in removed:
                     continue
                 if field == "proposal":
-                    if docs[key].get("by") != players[connection]:  # one's own stays shown
-                        told.append(_json(answers.ProposalRemoved(proposal=key, why="paged")))
+                    told.append(_json(answers.ProposalRemoved(proposal=key, why="paged")))
                 else:
                     told.append(_json(answers.LiveRemoved(game=key)))
             for key in moves.entered:
@@ -282,11 +299,6 @@ def page_changes(svc: Services, listed: list[Change], players: dict[str, str],
                     versions[key] = svc.games.version(key)
                 if (v := versions[key]) is not None:
                     told.append(_json(answers.LiveAdded(game=answers.LiveGame(**docs[key], v=v))))
-        if field == "proposal":  # a player's own proposal reaches all their connections
-            for connection, player in players.items():
-                mine = [c for key, c in added.items() if docs[key].get("by") == player
-                        and c not in out[connection]]
-                out[connection] += mine
     return {connection: told for connection, told in out.items() if told}
 
 

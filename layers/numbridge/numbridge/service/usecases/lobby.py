@@ -120,8 +120,10 @@ def withdraw(svc: Services, player: str, request: req.Withdraw) -> Outcome:
 
 
 def _removed(proposal: ProposalDoc, why: str) -> list[dict[str, str]]:
-    """The lobby's hint that a proposal went (a challenge was never in the lobby)."""
-    return [] if proposal.get("to") else [{"proposal_removed": proposal["id"], "why": why}]
+    """The lobby's hint that a proposal went (a challenge was never in the lobby), and
+    whose it was: its player's connections are told wherever it sat on the circle."""
+    return [] if proposal.get("to") else [{"proposal_removed": proposal["id"], "why": why,
+                                           "by": proposal["by"]}]
 
 
 def accept(svc: Services, player: str, request: req.Accept) -> Outcome:

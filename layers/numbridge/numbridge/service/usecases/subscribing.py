@@ -15,7 +15,7 @@ from typing import Any
 
 from numbridge.caps import CHALLENGES_LISTED
 from numbridge.club import lobby_pages
-from numbridge.club.lobby_pages import Circle, start_of
+from numbridge.club.lobby_pages import Circle, shown, start_of
 from numbridge.club.proposals import ProposalDoc
 from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
@@ -56,7 +56,7 @@ def subscribe(svc: Services, player: str, connection_id: str,
         raise ProtocolError("unauthorized", "this connection is closing") from exc
     if request.topic.startswith(TOURNAMENT_PREFIX):
         return Outcome([tournament_page(svc, request.id,
-                                        request.topic[len(TOURNAMENT_PREFIX):])])
+                                        request.topic[len(TOURNAMENT_PREFIX):], player=player)])
     return Outcome([lobby_page(svc, request.id, player)])
 
 
@@ -70,8 +70,9 @@ def lobby_page(svc: Services, request_id: str, player: str) -> dict[str, object]
     now = svc.clock()
     start = start_of(player)
     every = open_proposals(svc, now)
-    shown = set(Circle.of(p["id"] for p in every).page(start, lobby_pages.PAGE))
-    proposals = [p for p in every if p["id"] in shown or p.get("by") == player]
+    page = set(shown(Circle.of(p["id"] for p in every), start,
+                     (p["id"] for p in every if p.get("by") == player), lobby_pages.PAGE))
+    proposals = [p for p in every if p["id"] in page]
     games = listed_games(svc)
     watchable = set(Circle.of(g["game"] for g in games).page(start, lobby_pages.PAGE))
     live = [answers.LiveGame(**g, v=v) for g in games
