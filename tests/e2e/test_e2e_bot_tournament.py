@@ -31,6 +31,24 @@ def create(server: LocalServer, *args: str) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
+def start_once_joined(server: LocalServer, tournament: str, names: tuple[str, ...],
+                      logs: Path, timeout_s: float = 120) -> None:
+    """`numbridge tournament start` once every one of ``names`` has joined (their items
+    are in the store): a tournament made to start a few seconds ahead would start without
+    bots slow to come on a loaded machine (and a Swiss of nobody finishes at once)."""
+    wanted = {f"PLAYER#{name}" for name in names}
+    deadline = time.monotonic() + timeout_s
+    while not wanted <= {sk for pk, sk in server.stored_keys()
+                         if pk == f"TOURNEY#{tournament}"}:
+        assert time.monotonic() < deadline, "\n".join(
+            (logs / f"{name}.log").read_text() for name in names)
+        time.sleep(0.2)
+    done = subprocess.run([sys.executable, "-m", "numbridge", "tournament", "start",
+                           tournament, *server.store_args()],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def bot(server: LocalServer, name: str, tournament: str, log: Path) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
         return subprocess.Popen(
@@ -57,8 +75,9 @@ def test_bots_play_an_unrated_swiss_through_and_exit(server: LocalServer,
     """Catches a bot that never joins (the Swiss starts without it), stops after its
     first game, misses the next round's deal, or never exits once the Swiss is over."""
     tournament = create(server, "--kind", "swiss", "--room", "blitz", "--rounds", "2",
-                        "--starts", "+4", "--unrated", "--name", "Bots' Swiss")
+                        "--starts", "+3600", "--unrated", "--name", "Bots' Swiss")
     bots = {name: bot(server, name, tournament, tmp_path / f"{name}.log") for name in BOTS}
+    start_once_joined(server, tournament, BOTS, tmp_path)
     wait_all(bots, tmp_path, timeout_s=300)
     with server.player("referee") as referee:
         page = referee.request("tournament", tournament=tournament)

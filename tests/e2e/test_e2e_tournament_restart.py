@@ -16,7 +16,7 @@ from numbridge.local.data.datadir import DATABASE_FILE
 from numbridge.store.club import Archive
 from numbridge.store.sqlite import SqliteStore
 from numbridge.store.tournaments import Tournaments
-from test_e2e_bot_tournament import bot, create, wait_all
+from test_e2e_bot_tournament import bot, create, start_once_joined, wait_all
 
 BOTS = tuple(f"robot-{n}" for n in ("ann", "ben", "cy", "dee", "eve", "fay", "gus"))
 ROUNDS = 3
@@ -38,9 +38,12 @@ def test_a_round_killed_midway_completes_after_the_restart(server: LocalServer,
     """Catches a round paired again after the crash (a player in two games of a round, or
     a pair met twice), a result counted twice or lost (a game in no player's history, a
     score that is not its games'), and a Swiss that never resumes after the restart."""
+    # Started once every bot is in (a start a few seconds ahead found them still coming
+    # on a loaded machine: a Swiss of nobody, finished at once).
     tournament = create(server, "--kind", "swiss", "--room", "blitz", "--rounds",
-                        str(ROUNDS), "--starts", "+4", "--unrated", "--name", "Crash Swiss")
+                        str(ROUNDS), "--starts", "+3600", "--unrated", "--name", "Crash Swiss")
     bots = {name: bot(server, name, tournament, tmp_path / f"{name}.log") for name in BOTS}
+    start_once_joined(server, tournament, BOTS, tmp_path)
     deadline = time.monotonic() + 120
     while games_in_play(server, tournament) == 0:  # round 1 under way
         assert time.monotonic() < deadline, server.log()

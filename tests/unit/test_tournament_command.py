@@ -29,9 +29,35 @@ def test_create_list_and_cancel(tmp_path: Path, capsys: pytest.CaptureFixture[st
     store = SqliteStore(tmp_path / "data" / "numbridge.db")
     try:
         t = Tournaments(store).get(tid)
-        assert t is not None and t.status == "finished" and t.cancelled
+        assert t is not None and t.status == "finished" and t.cancelled == "by_host"
     finally:
         store.close()
+
+
+def test_start_moves_an_upcoming_tournament_s_start_and_only_an_upcoming_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Catches a start that does not move (the host waiting for the players in could not
+    start it then), an arena whose end does not move with its start (it would be shorter),
+    and a running or finished tournament's start rewritten."""
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main(["tournament", "create", "--kind", "arena", "--room", "blitz", "--minutes",
+                 "10", "--starts", "2030-01-02T20:00:00", *data]) == 0
+    tid = capsys.readouterr().out.strip().splitlines()[-1]
+    assert main(["tournament", "start", tid, "--starts", "2030-01-02T19:00:00", *data]) == 0
+    assert "2030-01-02 19:00:00 UTC" in capsys.readouterr().out
+    store = SqliteStore(tmp_path / "data" / "numbridge.db")
+    try:
+        t = Tournaments(store).get(tid)
+        assert t is not None and t.status == "upcoming"
+        assert t.ends_ms is not None and t.ends_ms - t.starts_ms == 10 * 60_000
+        assert [x.id for x in Tournaments(store).all_in_status(
+            "upcoming", until_ms=t.starts_ms)] == [tid]  # the sweep's query finds it then
+    finally:
+        store.close()
+    assert main(["tournament", "cancel", tid, *data]) == 0
+    assert main(["tournament", "start", tid, *data]) == 2
+    assert "finished" in capsys.readouterr().err
+    assert main(["tournament", "start", "t-nope", *data]) == 2
 
 
 @pytest.mark.parametrize(("args", "reason"), [

@@ -1,9 +1,10 @@
-"""``numbridge tournament create|list|cancel``: the host makes the club's events, on
+"""``numbridge tournament create|list|start|cancel``: the host makes the club's events, on
 either store (``--data-dir`` for SQLite, ``--store dynamodb --table T``), also while
 ``numbridge serve`` runs on that data directory: the server's sweep finds a new
 tournament within seconds and starts it on time (``service.usecases.tournament_steps``).
 
-``create`` prints the new tournament's id on its last line.
+``create`` prints the new tournament's id on its last line. ``start`` moves an upcoming
+one's start (now by default): the host starts it once the players they wait for are in.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ EXIT_REFUSED = 2
 
 
 def register(subparsers: Any) -> None:
-    """Add ``tournament`` (``create``, ``list``, ``cancel``) to the ``numbridge`` command."""
+    """Add ``tournament`` (``create``, ``list``, ``start``, ``cancel``) to the ``numbridge``
+    command."""
     tournament = subparsers.add_parser(
-        "tournament", help="make the club's tournaments: create, list, cancel",
+        "tournament", help="make the club's tournaments: create, list, start, cancel",
         description="Make an arena, a Swiss or a round robin in a room: it starts by "
         "itself at its time and runs with no one watching over it, in `numbridge serve` or "
         "in AWS alike.")
@@ -43,6 +45,13 @@ def register(subparsers: Any) -> None:
     listing = sub.add_parser("list", help="the tournaments, upcoming, running and finished")
     add_store_arguments(listing)
     listing.set_defaults(func=_list)
+    start = sub.add_parser("start", help="move an upcoming tournament's start (now by "
+                           "default), e.g. once the players awaited are in")
+    start.add_argument("tournament", metavar="TID")
+    start.add_argument("--starts", metavar="+SECONDS|ISO", default="+0",
+                       help="its new start, as create takes it; default now")
+    add_store_arguments(start)
+    start.set_defaults(func=_start)
     cancel = sub.add_parser("cancel", help="end a tournament now (no pairing after)")
     cancel.add_argument("tournament", metavar="TID")
     add_store_arguments(cancel)
@@ -108,6 +117,25 @@ def _list(args: argparse.Namespace) -> int:
                       f"{'rated' if t.rated else 'unrated'}  {t.name}")
     finally:
         close()
+    return 0
+
+
+def _start(args: argparse.Namespace) -> int:
+    from numbridge.service.context import wall_clock_ms
+    from numbridge.service.usecases.tournaments import TournamentRefused, start_tournament
+
+    try:
+        starts = starts_at(args.starts, wall_clock_ms())
+        store, _, close = open_named_store(args, must_exist=True)
+    except (StoreRefused, ValueError) as exc:
+        return _refused("start", str(exc))
+    try:
+        moved = start_tournament(store, wall_clock_ms, args.tournament, starts)
+    except (LookupError, TournamentRefused) as exc:
+        return _refused("start", str(exc))
+    finally:
+        close()
+    print(f"{moved.id} starts {_when(moved.starts_ms)}")
     return 0
 
 

@@ -401,6 +401,9 @@ class TournamentShown:
     """a Swiss or round robin: its rounds"""
     round: int | None = None
     """a Swiss or round robin: the round being played (0 before the first)"""
+    cancelled: Literal["by_host", "too_few_players"] | None = None
+    """finished without being played through: the host cancelled it, or a Swiss or round
+    robin had fewer than two players at its start (absent when it was played)"""
 
 
 @frozen(kw_only=True)
@@ -414,6 +417,18 @@ class StandingShown:
     tiebreaks: list[float] | None = None
     """a Swiss or round robin's final table: Buchholz cut-1, Sonneborn-Berger; an
     arena's: performance"""
+    withdrawn: bool | None = None
+    """true: the player left, or was withdrawn (absent at a round's pairing); still
+    ranked with the games they played (absent otherwise)"""
+
+
+@frozen(kw_only=True)
+class TournamentYou:
+    joined: bool
+    """the asking player joined it (whether or not they left since)"""
+    left: bool
+    """they left it, or were withdrawn: not paired any more (until they join again, in an
+    arena)"""
 
 
 @frozen(kw_only=True)
@@ -451,6 +466,8 @@ class TournamentAnswer(Answer):
     pairings: list[Annotated[dict[str, Any], PairingShown]]  # each as listed: its JSON
     next: str | None
     """cursor of the next page of standings (`after`); null on the last"""
+    you: TournamentYou | None = None
+    """the asking player's part in it"""
 
 
 ANSWERS: tuple[type[Answer], ...] = (
@@ -527,6 +544,25 @@ class TournamentPaired:
     game: str
     blue: str
     red: str
+    round: int | None = None
+    """a Swiss or round robin's round"""
+
+
+@frozen(kw_only=True)
+class TournamentBye:
+    kind: Literal["bye"] = "bye"
+    round: int
+    player: str
+    """who has the bye (worth a win): the odd one out of a Swiss round, or a round robin's
+    player whose opponent withdrew"""
+
+
+@frozen(kw_only=True)
+class TournamentPlayers:
+    kind: Literal["players"] = "players"
+    players: int
+    """players taking part now (joined, not left); pushed with the standings after a
+    join or a leave"""
 
 
 @frozen(kw_only=True)
@@ -547,11 +583,13 @@ class TournamentStandings:
 @frozen(kw_only=True)
 class TournamentFinished:
     kind: Literal["finished"] = "finished"
+    cancelled: Literal["by_host", "too_few_players"] | None = None
+    """why it finished unplayed (absent when it was played through)"""
 
 
 TOURNAMENT_CHANGES: tuple[type, ...] = (
-    TournamentStarted, TournamentPaired, TournamentResult, TournamentStandings,
-    TournamentFinished)
+    TournamentStarted, TournamentPaired, TournamentBye, TournamentResult,
+    TournamentStandings, TournamentPlayers, TournamentFinished)
 LOBBY_CHANGES: tuple[type, ...] = (
     ProposalAdded, ProposalRemoved, LiveAdded, LiveRemoved, SeeksWaiting, OnlineCount,
     *TOURNAMENT_CHANGES)

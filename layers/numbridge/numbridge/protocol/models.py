@@ -82,15 +82,18 @@ def _hints(cls: type) -> dict[str, Any]:
     return get_type_hints(cls, localns=_NAMES, include_extras=True)
 
 
-def _declared(cls: type, all_required: bool = False) -> dict[str, Any]:
-    """Each field of a dataclass as ``create_model`` takes it."""
+def _declared(cls: type, all_required: bool = False,
+              required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Each field of a dataclass as ``create_model`` takes it (``required``: these too,
+    whatever their default)."""
     hints, docs = _hints(cls), attribute_docs(cls)
     left_out = answers.UNLISTED.get(cls.__name__, ())
     declared: dict[str, Any] = {}
     for field in fields(cls):
         if field.name in left_out:
             continue
-        default = ... if field.default is MISSING or all_required else field.default
+        default = (... if field.default is MISSING or all_required or field.name in required
+                   else field.default)
         declared[field.name] = (_model_type(hints[field.name]), Field(
             default, description=docs.get(field.name),
             deprecated=bool(field.metadata.get("deprecated")) or None))
@@ -131,9 +134,10 @@ def _model_type(hint: Any) -> Any:
 
 
 _PARTS = ("RatingChange", "GameSummary", "LeaderboardEntry", "LiveGame", "SeekShown",
-          "TournamentShown", "StandingShown", "PairingShown",
+          "TournamentShown", "StandingShown", "PairingShown", "TournamentYou",
           *(c.__name__ for c in answers.LOBBY_CHANGES))
-# A lobby change's ``kind`` has its class's name as default: required all the same.
+# A change's ``kind`` has its class's name as default: required all the same (its other
+# fields as declared: a tournament's may be optional).
 _CHANGE_NAMES = frozenset(c.__name__ for c in answers.LOBBY_CHANGES)
 
 
@@ -147,7 +151,8 @@ def part_model(cls: type) -> type[Strict]:
     return create_model(name, __base__=Strict,
                         __doc__=None if public else _written_doc(cls),
                         __module__=__name__,
-                        **_declared(cls, all_required=public or name in _CHANGE_NAMES))
+                        **_declared(cls, all_required=public,
+                                    required=("kind",) if name in _CHANGE_NAMES else ()))
 
 
 def _room_model() -> type[Strict]:

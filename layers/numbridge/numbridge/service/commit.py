@@ -167,7 +167,8 @@ def follow_up(svc: Services, outcome: Outcome) -> None:
                              extra={"game": turn.game, "v": turn.v})
     for tournament_id, game_id in [*outcome.steps, *tournament_games(outcome.writes)]:
         try:
-            svc.tournament_steps.send(tournament_id, 0, game=game_id)
+            # No game: a player joined or left (``Outcome.steps``)
+            svc.tournament_steps.send(tournament_id, 0, game=game_id, roster=game_id is None)
         except Exception:
             count("TournamentStepSendFailures")
             logger.exception("tournament step not sent; the sweep will take it",

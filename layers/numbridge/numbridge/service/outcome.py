@@ -46,8 +46,9 @@ class Outcome:
     lobby: list[Frame] = field(default_factory=list)
     # (delay ms, message) handed to the fanout later: a waiting seek's retries
     lobby_later: list[tuple[int, Frame]] = field(default_factory=list)
-    # (tournament, game or None): a tournament step sent after the commit (a join; a
-    # game of one that finished is found in ``writes``)
+    # (tournament, game or None): a tournament step sent after the commit (None: a join
+    # or a leave, whose step pushes the count; a game of one that finished is found in
+    # ``writes``)
     steps: list[tuple[str, str | None]] = field(default_factory=list)
     # The request's receipt is committed already, in the transaction of its change: a
     # use case that commits by itself (``seek``, trying one fit after another) puts it

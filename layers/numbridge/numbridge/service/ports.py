@@ -32,10 +32,11 @@ class Reviews(Protocol):
 
 class TournamentSteps(Protocol):
     def send(self, tournament_id: str, delay_ms: int, *, game: str | None = None,
-             due_ms: int | None = None) -> None:
+             due_ms: int | None = None, roster: bool = False) -> None:
         """Wake the ``tournament`` function for a tournament's next step after
-        ``delay_ms``: a game of it just ended (``game``), or a timer due at ``due_ms``
-        (sent again while not due: a queue's delay has a cap)."""
+        ``delay_ms``: a game of it just ended (``game``), a timer due at ``due_ms``
+        (sent again while not due: a queue's delay has a cap), or a player joined or left
+        (``roster``: the count and standings pushed)."""
 
 
 class LobbyFeed(Protocol):

@@ -60,6 +60,10 @@ from numbridge.values import frozen
 Kind = Literal["arena", "swiss", "round_robin"]
 Status = Literal["upcoming", "running", "finished"]
 Outcome = Literal["win", "draw", "loss"]
+# Why a tournament finished without being played through: the host cancelled it, or a
+# Swiss or round robin had fewer than two players at its start.
+Cancelled = Literal["by_host", "too_few_players"]
+CANCELLED: tuple[Cancelled, ...] = ("by_host", "too_few_players")
 KINDS: tuple[Kind, ...] = ("arena", "swiss", "round_robin")
 STATUSES: tuple[Status, ...] = ("upcoming", "running", "finished")
 # A bye, and a win by forfeit in a round robin, are worth a win.
@@ -82,7 +86,7 @@ class Tournament:
     rounds: int | None = None
     round: int = 0
     players: int = 0
-    cancelled: bool = False
+    cancelled: Cancelled | None = None
     # A round robin's players in the order its Berger tables take them (fixed at start).
     order: tuple[str, ...] = ()
     item: Mapping[str, Value] | None = None
@@ -99,6 +103,8 @@ class Tournament:
             if self.rounds is not None:
                 shown["rounds"] = self.rounds
             shown["round"] = self.round
+        if self.cancelled is not None:
+            shown["cancelled"] = self.cancelled
         return shown
 
     def to_item(self) -> dict[str, Value | None]:
@@ -110,7 +116,7 @@ class Tournament:
             "rated": self.rated, "status": self.status, "starts_ms": self.starts_ms,
             "created_ms": self.created_ms, "ends_ms": self.ends_ms, "rounds": self.rounds,
             "round": self.round, "players": self.players,
-            "cancelled": True if self.cancelled else None,
+            "cancelled": self.cancelled,
             "order": json.dumps(list(self.order)) if self.order else None,
         }
 
@@ -128,6 +134,12 @@ def _opt_int(item: Mapping[str, Value], name: str) -> int | None:
     return None if value is None else int(str(value))
 
 
+def _cancelled(value: Value | None) -> Cancelled | None:
+    if value is True:  # stored before the reason was: the host's
+        return "by_host"
+    return value if value in CANCELLED else None
+
+
 def tournament_of(item: Mapping[str, Value]) -> Tournament:
     return Tournament(
         id=str(item["id"]), name=str(item["name"]), kind=item["kind"],  # type: ignore[arg-type]
@@ -135,7 +147,7 @@ def tournament_of(item: Mapping[str, Value]) -> Tournament:
         status=item["status"], starts_ms=int(str(item["starts_ms"])),  # type: ignore[arg-type]
         created_ms=int(str(item["created_ms"])), ends_ms=_opt_int(item, "ends_ms"),
         rounds=_opt_int(item, "rounds"), round=int(str(item.get("round", 0))),
-        players=int(str(item.get("players", 0))), cancelled=item.get("cancelled") is True,
+        players=int(str(item.get("players", 0))), cancelled=_cancelled(item.get("cancelled")),
         order=tuple(str(n) for n in json.loads(str(item.get("order", "[]")))),
         item=dict(item))
 
@@ -264,6 +276,7 @@ class RoundPlan:
     pairs: tuple[tuple[str, str], ...]
     bye: str | None
     absent: tuple[str, ...] = ()
+    paired_ms: int = 0  # when it was paired (as read; a new plan is put with the time)
 
     def put_write(self, tournament_id: str, now_ms: int) -> Put:
         return Put({"pk": keys.tournament(tournament_id), "sk": keys.tournament_round(self.round),
@@ -276,7 +289,8 @@ def round_plan_of(item: Mapping[str, Value]) -> RoundPlan:
         round=int(str(item["sk"]).removeprefix(keys.TOURNEY_ROUND_PREFIX)),
         pairs=tuple((str(b), str(r)) for b, r in json.loads(str(item["pairs"]))),
         bye=None if item.get("bye") is None else str(item["bye"]),
-        absent=tuple(str(a) for a in json.loads(str(item.get("absent", "[]")))))
+        absent=tuple(str(a) for a in json.loads(str(item.get("absent", "[]")))),
+        paired_ms=int(str(item.get("paired_ms", 0))))
 
 
 def slot_name(n: int) -> str:
@@ -331,6 +345,18 @@ class Tournaments:
                 if item is not None:
                     totals[pk.removeprefix("TOURNEY#")] += int(str(item.get("players", 0)))
         return totals
+
+    def count_shards(self, tournament_id: str) -> dict[int, int]:
+        """Each shard of the tournament's count that holds one (a club's export)."""
+        wanted = [(keys.tournament(tournament_id), shard) for shard in keys.tournament_counts()]
+        return {n: int(str(item.get("players", 0)))
+                for n, item in enumerate(self.store.get_many(wanted)) if item is not None}
+
+    @staticmethod
+    def count_put(tournament_id: str, shard: int, players: int) -> Put:
+        """Shard ``shard`` of the count holding ``players`` (a club's import)."""
+        return Put({"pk": keys.tournament(tournament_id), "sk": keys.tournament_counts()[shard],
+                    "players": players}, Absent())
 
     def count_write(self, tournament_id: str, name: str, delta: int) -> Put:
         """The player's shard of the count moved by ``delta``, on condition that it is as
@@ -417,10 +443,13 @@ class Tournaments:
 
     @staticmethod
     def pushed_write(tournament_id: str, sent_ms: int, due_ms: int,
-                     was: Item | None) -> Write:
+                     was: Item | None, players: int | None = None) -> Write:
+        """``players``: the count last pushed (kept as it was when None)."""
+        if players is None and was is not None and was.get("players") is not None:
+            players = int(str(was["players"]))
         item: dict[str, Value | None] = {
                 "pk": keys.tournament(tournament_id), "sk": keys.TOURNEY_PUSHED,
-                "sent_ms": sent_ms, "due_ms": due_ms}
+                "sent_ms": sent_ms, "due_ms": due_ms, "players": players}
         return Put(item, Absent() if was is None else unchanged(was))
 
     # ---------------------------------------------------------------

@@ -42,12 +42,13 @@ class LocalTournamentSteps(LocalBotTurns):
         self._stop = asyncio.Event()
 
     def send(self, tournament_id: str, delay_ms: int, *,  # type: ignore[override]
-             game: str | None = None, due_ms: int | None = None) -> None:
+             game: str | None = None, due_ms: int | None = None,
+             roster: bool = False) -> None:
         """Called by the handlers, on their threads."""
         loop = self._loop
         if loop is None or loop.is_closed():
             return  # not started or stopped: the sweep takes it
-        body = step_body(tournament_id, game, due_ms)
+        body = step_body(tournament_id, game, due_ms, roster)
         loop.call_soon_threadsafe(self._later, max(0, delay_ms) / 1000, body, 1)
 
     def start(self) -> None:

@@ -8,7 +8,8 @@ runtime's in ``numbridge serve``):
 - a game of the tournament finished (``"game": GID``): sent after the commit that
   finished it, whatever finished it — a move, a resignation, a timer
   (``service.commit.follow_up``, from the game's archive record);
-- a player joined a running arena (they may be paired at once);
+- a player joined or left (``"roster": true``): the count and the standings pushed
+  (coalesced), and a running arena's newcomer paired at once;
 - a timer (``"due_ms"``): the start, an arena's end, a standings push put off. A queue
   delays a message by at most 15 minutes: one that comes before it is due is sent again
   for the rest of the wait, and does nothing else;
@@ -20,8 +21,10 @@ runtime's in ``numbridge serve``):
 
 1. a game named: its result is counted (:func:`count_result`), once (a game aborted
    because a player did not make a first move is that player's loss);
-2. ``upcoming`` and due: ``running`` (a round robin's order of players fixed; a Swiss
-   or round robin of fewer than two players finishes at once); an arena's end timer sent;
+2. ``upcoming`` and due: ``running`` (a round robin's order of players fixed); an arena's
+   end timer sent. A Swiss or round robin with fewer than two players is not played: it
+   finishes at once, ``cancelled`` ``too_few_players`` (so is one whose first round
+   finds fewer than two of its players connected);
 3. an arena, ``running``: before its end, the free players who have a connection open
    are paired (``tournaments.arena``), each pair in a transaction that takes both
    ``WAIT`` items on condition that they are still there; at or after its end, no
@@ -38,9 +41,10 @@ runtime's in ``numbridge serve``):
 5. finishing: each player's final rank and tie-breaks written (the index then sorts
    the final table), then ``finished``;
 6. what changed is pushed to the subscribers of ``tournament:TID`` (``started``,
-   ``paired``, ``result``, ``finished``); the standings at most every
-   :data:`STANDINGS_EVERY_MS` (claimed with a conditional write of the ``PUSHED``
-   item; a push put off is a timer).
+   ``paired`` — every game, of every kind —, ``bye``, ``result``, ``finished``); the
+   standings at most every :data:`STANDINGS_EVERY_MS` (claimed with a conditional write
+   of the ``PUSHED`` item; a push put off is a timer), with the count of players when it
+   moved since the last push (a join, a leave).
 
 Every write is conditional (``store.tournaments``): a retry, a duplicate message, two
 steps at once or a crash between two writes pairs nobody twice and loses no result — a
@@ -116,7 +120,7 @@ def on_step_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
             except Exception:
                 failures.append({"itemIdentifier": record.get("messageId")})
             continue
-        if not step_isolated(svc, tournament_id, game):
+        if not step_isolated(svc, tournament_id, game, roster=body.get("roster") is True):
             failures.append({"itemIdentifier": record.get("messageId")})
     return {"batchItemFailures": failures}
 
@@ -168,10 +172,11 @@ def send_overdue(svc: Services) -> int:
         return 0
 
 
-def step_isolated(svc: Services, tournament_id: str, game: str | None = None) -> bool:
+def step_isolated(svc: Services, tournament_id: str, game: str | None = None, *,
+                  roster: bool = False) -> bool:
     """One step; a failure is logged and counted, not raised (the others go on)."""
     try:
-        step(svc, tournament_id, game)
+        step(svc, tournament_id, game, roster=roster)
     except Exception:
         logger.exception("tournament step failed", extra={"tournament": tournament_id})
         count("TournamentStepFailures")
@@ -182,8 +187,10 @@ def step_isolated(svc: Services, tournament_id: str, game: str | None = None) ->
 # ------------------------------------------------------------------ the step
 
 
-def step(svc: Services, tournament_id: str, game: str | None = None) -> None:
-    """Do what is due in one tournament (see the module's docstring)."""
+def step(svc: Services, tournament_id: str, game: str | None = None, *,
+         roster: bool = False) -> None:
+    """Do what is due in one tournament (see the module's docstring); ``roster``: a
+    player joined or left."""
     t = svc.tournaments.get(tournament_id)
     if t is None:
         return
@@ -192,6 +199,7 @@ def step(svc: Services, tournament_id: str, game: str | None = None) -> None:
         changes += count_result(svc, t, game)
     if t.status == "upcoming":
         if svc.clock() < t.starts_ms:
+            standings_if_due(svc, tournament_id, changed=roster)
             return
         t = _start(svc, t, changes)
     if t.status == "running":
@@ -201,7 +209,8 @@ def step(svc: Services, tournament_id: str, game: str | None = None) -> None:
             _rounds(svc, t, scan=game is None, changes=changes)
     push(svc, tournament_id, changes)
     standings_if_due(svc, tournament_id,
-                     changed=any(c["kind"] in ("result", "started", "finished") for c in changes),
+                     changed=roster or any(c["kind"] in ("result", "bye", "started", "finished")
+                                           for c in changes),
                      now_too=any(c["kind"] == "finished" for c in changes))
 
 
@@ -216,6 +225,9 @@ def _start(svc: Services, t: Tournament, changes: list[Change]) -> Tournament:
         if t.status != "upcoming":
             return t
         active = [p for p in svc.tournaments.all_players(t.id) if p.active]
+        if t.kind != "arena" and len(active) < 2:
+            _cancel_unplayed(svc, t, changes)
+            return _fresh(svc, t)
         started = dataclasses.replace(t, status="running")
         if t.kind == "round_robin":
             order = tuple(p.name for p in sorted(active, key=lambda p: (-p.rating, p.name)))
@@ -356,7 +368,8 @@ def _deal(svc: Services, t: Tournament, round_no: int, slot: str | None, blue: s
     outcome = told_pair(svc, paired, [])
     follow_up(svc, outcome)
     deliver(svc, outcome)
-    return _json(answers.TournamentPaired(game=game_id, blue=blue, red=red))
+    return _json(answers.TournamentPaired(game=game_id, blue=blue, red=red,
+                                          round=None if t.kind == "arena" else round_no))
 
 
 # ------------------------------------------------------------------ the arena
@@ -442,6 +455,9 @@ def _pair_round(svc: Services, t: Tournament, round_no: int, changes: list[Chang
     absent = [p for p in active if not _online(svc, p.name)]
     if active and not present:
         return  # nobody connected (a server just restarted): wait, withdraw no one
+    if round_no == 1 and len(present) < 2:  # nobody to play: not run, withdrawing no one
+        _cancel_unplayed(svc, t, changes)
+        return
     for gone in absent:  # left out of this round, and withdrawn
         try:
             svc.store.transact([dataclasses.replace(
@@ -491,18 +507,22 @@ def _pair_the_rest(svc: Services, t: Tournament, changes: list[Change]) -> bool:
     for slot, (blue, red) in missing:
         staying = [name for name in (blue, red) if name in players and players[name].active]
         if len(staying) == 2:
-            done = _deal(svc, t, t.round, slot, blue, red) is not None or done
+            paired = _deal(svc, t, t.round, slot, blue, red)
+            if paired is not None:
+                changes.append(paired)
+                done = True
         else:  # a round robin's pair with a player who withdrew: the other wins by forfeit
-            done = _bye(svc, t, slot, staying[0] if staying else None, players) or done
+            done = _bye(svc, t, slot, staying[0] if staying else None, players,
+                        changes) or done
     if owed_bye:
-        done = _bye(svc, t, BYE_SLOT, plan.bye, players) or done
+        done = _bye(svc, t, BYE_SLOT, plan.bye, players, changes) or done
     return done
 
 
 def _bye(svc: Services, t: Tournament, slot: str, name: str | None,
-         players: dict[str, Entrant]) -> bool:
+         players: dict[str, Entrant], changes: list[Change]) -> bool:
     """A bye (worth a win) to ``name``, once: its pairing put on condition that it is
-    absent (``name`` None: a slot nobody plays, marked made)."""
+    absent (``name`` None: a slot nobody plays, marked made); announced."""
     pairing = Pairing(t.id, t.round, slot, bye=name, done=True)
     writes: list[Write] = [pairing.put_write(fresh=True)]
     me = players.get(name) if name is not None else None
@@ -514,10 +534,32 @@ def _bye(svc: Services, t: Tournament, slot: str, name: str | None,
         svc.store.transact(writes)
     except ConflictError:
         return False
+    if name is not None:
+        changes.append(_json(answers.TournamentBye(round=t.round, player=name)))
     return True
 
 
 # ------------------------------------------------------------------ the end
+
+
+def _cancel_unplayed(svc: Services, t: Tournament, changes: list[Change]) -> None:
+    """A Swiss or round robin with fewer than two players to pair: finished unplayed,
+    ``cancelled`` ``too_few_players`` (from upcoming, or running before its first
+    round), its count kept."""
+    for _ in range(ATTEMPTS):
+        if t.status == "finished" or t.round > 0:
+            return
+        try:
+            joined = svc.tournaments.counted([t.id])[t.id]
+            svc.store.transact([dataclasses.replace(
+                t, status="finished", cancelled="too_few_players",
+                players=joined).put_write(t)])
+        except ConflictError:
+            t = _fresh(svc, t)
+            continue
+        logger.info("tournament cancelled: too few players", extra={"tournament": t.id})
+        changes.append(_json(answers.TournamentFinished(cancelled="too_few_players")))
+        return
 
 
 def _finish(svc: Services, t: Tournament, changes: list[Change]) -> None:
@@ -573,7 +615,8 @@ def standings_if_due(svc: Services, tournament_id: str, *, changed: bool,
     """Push the standings' first page if they changed and the last push is
     :data:`STANDINGS_EVERY_MS` old (``now_too``: at once); sooner, one later push is
     set (a timer; claimed with a conditional write of the ``PUSHED`` item, so a crowd of
-    results sets one). A push put off is made by the step its timer brings."""
+    results sets one). A push put off is made by the step its timer brings. The count of
+    players goes with it when it differs from the one last pushed (a join, a leave)."""
     now = svc.clock()
     last = svc.tournaments.pushed(tournament_id)
     sent = int(str(last["sent_ms"])) if last else 0
@@ -582,15 +625,21 @@ def standings_if_due(svc: Services, tournament_id: str, *, changed: bool,
     if not (changed or put_off):
         return
     if now_too or put_off or now >= sent + STANDINGS_EVERY_MS:
+        players = svc.tournaments.counted([tournament_id])[tournament_id]
+        told = None if last is None or last.get("players") is None else int(str(last["players"]))
         try:
-            svc.store.transact([svc.tournaments.pushed_write(tournament_id, now, 0, last)])
+            svc.store.transact([svc.tournaments.pushed_write(tournament_id, now, 0, last,
+                                                             players)])
         except ConflictError:
             return  # pushed by another step meanwhile
         t = svc.tournaments.get(tournament_id)
         if t is None:
             return
         rows, _ = standings_rows(svc, t)
-        push(svc, tournament_id, [_json(answers.TournamentStandings(standings=rows))])
+        changes = [_json(answers.TournamentStandings(standings=rows))]
+        if players != told:
+            changes.append(_json(answers.TournamentPlayers(players=players)))
+        push(svc, tournament_id, changes)
         return
     if due <= sent:
         at = sent + STANDINGS_EVERY_MS

@@ -98,6 +98,30 @@ def create_tournament(store: Store, clock: Callable[[], int], *, kind: str, room
     return made.id
 
 
+def start_tournament(store: Store, clock: Callable[[], int], tournament_id: str,
+                     starts_ms: int | None = None) -> Tournament:
+    """Move an upcoming tournament's start (now if None): the host starts it once the
+    players they wait for are in. :class:`LookupError` if there is none,
+    :class:`TournamentRefused` once it has started."""
+    found = Tournaments(store)
+    for _ in range(5):
+        t = found.get(tournament_id)
+        if t is None:
+            raise LookupError(f"no tournament {tournament_id!r}")
+        if t.status != "upcoming":
+            raise TournamentRefused(f"{tournament_id} is {t.status}: only an upcoming "
+                                    "tournament's start moves")
+        starts = clock() if starts_ms is None else starts_ms
+        ends = None if t.ends_ms is None else starts + (t.ends_ms - t.starts_ms)
+        moved = dataclasses.replace(t, starts_ms=starts, ends_ms=ends)
+        try:
+            store.transact([moved.put_write(t)])
+        except ConflictError:
+            continue
+        return moved
+    raise ConflictError(f"tournament {tournament_id} kept changing")
+
+
 def _default_name(kind: str, room: str) -> str:
     return f"{room.capitalize()} {kind.replace('_', ' ')}"
 
@@ -112,7 +136,7 @@ def cancel_tournament(store: Store, tournament_id: str) -> Tournament:
             raise LookupError(f"no tournament {tournament_id!r}")
         if t.status == "finished":
             return t
-        ended = dataclasses.replace(t, status="finished", cancelled=True,
+        ended = dataclasses.replace(t, status="finished", cancelled="by_host",
                                     players=found.counted([t.id])[t.id])
         try:
             store.transact([ended.put_write(t)])
@@ -152,10 +176,12 @@ def tournaments(svc: Services, player: str, request: req.Tournaments) -> Outcome
 
 
 def tournament_page(svc: Services, request_id: str, tournament_id: str,
-                    after: str | None = None) -> dict[str, object]:
+                    after: str | None = None, player: str | None = None) -> dict[str, object]:
     """The ``tournament`` answer: the tournament, a page of its standings, its pairings
-    (a Swiss or round robin's current round; an arena's latest games)."""
+    (a Swiss or round robin's current round; an arena's latest games) and ``player``'s
+    part in it (``you``)."""
     t = existing(svc, tournament_id)
+    me = None if player is None else svc.tournaments.player(t.id, player)
     try:
         rows, following = standings_rows(svc, t, after)
     except BadCursor as exc:
@@ -168,11 +194,14 @@ def tournament_page(svc: Services, request_id: str, tournament_id: str,
     return answers.TournamentAnswer(
         id=request_id, tournament=_shown(svc, [t])[0], standings=rows,
         pairings=[p.public(with_round=t.kind != "arena") for p in listed],
-        next=following).frame()
+        next=following,
+        you=None if player is None else answers.TournamentYou(
+            joined=me is not None, left=me is not None and not me.active)).frame()
 
 
 def tournament(svc: Services, player: str, request: req.Tournament) -> Outcome:
-    return Outcome([tournament_page(svc, request.id, request.tournament, request.after)])
+    return Outcome([tournament_page(svc, request.id, request.tournament, request.after,
+                                    player)])
 
 
 def standings_rows(svc: Services, t: Tournament, after: str | None = None,
@@ -186,7 +215,8 @@ def standings_rows(svc: Services, t: Tournament, after: str | None = None,
         me = entrant_of(item)
         rows.append(answers.StandingShown(
             rank=me.final_rank or offset + n + 1, player=me.name, score=me.score2 / 2,
-            games=me.games, tiebreaks=list(me.tiebreaks) or None))
+            games=me.games, tiebreaks=list(me.tiebreaks) or None,
+            withdrawn=None if me.active else True))
     following = None if page.next is None else _cursor(offset + len(rows), page.next)
     return rows, following
 
@@ -230,8 +260,9 @@ def join_tournament(svc: Services, player: str, request: req.JoinTournament) -> 
                            svc.tournaments.count_write(t.id, player, 1)]
     if t.kind == "arena" and not joined.playing:
         writes.append(svc.tournaments.wait_write(t.id, player, now))
-    steps: list[tuple[str, str | None]] = [(t.id, None)] if t.status == "running" else []
-    return Outcome([ack_frame(request.id)], writes=writes, steps=steps)
+    # The step pushes the count and the standings to the subscribers (coalesced), and
+    # pairs a running arena's newcomer.
+    return Outcome([ack_frame(request.id)], writes=writes, steps=[(t.id, None)])
 
 
 def leave_tournament(svc: Services, player: str, request: req.LeaveTournament) -> Outcome:
@@ -242,4 +273,4 @@ def leave_tournament(svc: Services, player: str, request: req.LeaveTournament) -
     writes: list[Write] = [dataclasses.replace(me, active=False).put_write(t.id),
                            svc.tournaments.count_write(t.id, player, -1),
               Delete(keys.tournament(t.id), keys.tournament_waiting(player))]
-    return Outcome([ack_frame(request.id)], writes=writes)
+    return Outcome([ack_frame(request.id)], writes=writes, steps=[(t.id, None)])
