@@ -145,6 +145,58 @@ def check_standings(games: Sequence[Played], shown: list[dict[str, Any]],
     return problems
 
 
+def server_times(stored: Stored) -> dict[str, tuple[int, int]]:
+    """Each game's (dealt, ended) on the server's clock: the instant in its id (the deal's
+    ``now``) and its record's last entry."""
+    times = {}
+    for game, record in stored.records.items():
+        ends = [int(m.get("at_ms") or 0) for m in record.get("moves") or []]
+        times[game] = (int(game[2:13], 16), max(ends, default=0))
+    return times
+
+
+def server_overlaps(stored: Stored) -> list[tuple[str, str, str, int]]:
+    """(player, game, next game, ms the next was dealt before the first ended) for each
+    player the server put in a game before their previous one had ended."""
+    times = server_times(stored)
+    mine: dict[str, list[str]] = defaultdict(list)
+    for p in stored.pairings:
+        if p.game and p.game in times:
+            for name in (p.blue, p.red):
+                if name is not None:
+                    mine[name].append(p.game)
+    found = []
+    for name, games in mine.items():
+        games.sort(key=lambda g: times[g][0])
+        for before, after in itertools.pairwise(games):
+            early = times[before][1] - times[after][0]
+            if early > 0:
+                found.append((name, before, after, early))
+    return found
+
+
+def client_overlaps(games: Sequence[Played], stored: Stored) -> list[str]:
+    """The players who got a game's state before their previous game's `finished`, with
+    the server's times of the two games (a `finished` overtaken on the way, or a real
+    overlap)."""
+    times = server_times(stored)
+    by_player: dict[str, list[Played]] = defaultdict(list)
+    for g in games:
+        by_player[g.player].append(g)
+    said = []
+    for mine in by_player.values():
+        mine.sort(key=lambda g: g.dealt)
+        for before, after in itertools.pairwise(mine):
+            if before.ended is not None and after.dealt < before.ended:
+                gap = times[after.game][0] - times[before.game][1] \
+                    if before.game in times and after.game in times else None
+                ahead = 1000 * (before.ended - after.dealt)
+                said.append(f"{before.player}: {after.game}'s state {ahead:.0f} ms before "
+                            f"{before.game}'s finished; on the server dealt {gap} ms after "
+                            "that game ended")
+    return said
+
+
 def run(players: int, minutes: float, think_s: float, processes: int) -> None:
     work = Path(tempfile.mkdtemp(prefix="numbridge-arena-"))
     rooms = work / "rooms.yaml"
@@ -189,9 +241,14 @@ def run(players: int, minutes: float, think_s: float, processes: int) -> None:
           f"a player's `finished` never seen {unfinished})")
     print(f"{'in the standings exactly once':48} "
           f"{'yes' if not problems else 'NO: ' + '; '.join(problems[:5])}")
-    twice, unseen = overlaps(log.games)
-    print(f"{'players paired twice at once':48} {twice:6d}  (a next game dealt while the "
-          f"previous one's end was never seen: {unseen})")
+    twice = server_overlaps(stored)
+    print(f"{'players paired twice at once (server)':48} {len(twice):6d}"
+          + "".join(f"\n  {name}: {after} dealt {ms} ms before {before} ended"
+                    for name, before, after, ms in twice[:5]))
+    seen, unseen = overlaps(log.games)
+    print(f"{'  as the players saw it':48} {seen:6d}  (a next game's state before the "
+          f"previous one's `finished`; that `finished` never seen: {unseen})"
+          + "".join(f"\n    {line}" for line in client_overlaps(log.games, stored)[:5]))
 
 
 def main(argv: Sequence[str] = ()) -> None:

@@ -63,3 +63,26 @@ def test_swiss_scores_and_tie_breaks_as_fide_counts_them() -> None:
     # c: opponents a 2.0, b 1.5, the bye c's own 2.5: cut 1.5, 4.5; SB a's 2.0 + half
     # of b's 1.5
     assert breaks["c"] == (4.5, 2.75)
+
+
+def test_the_servers_overlaps_come_from_the_games_ids_and_records() -> None:
+    """Catches an overlap check that trusts the players' clients only: the server's own
+    times (a game's deal in its id, its end in its record) say whether a player was put
+    in a game before their previous one had ended."""
+    from numbridge.store.tournaments import Pairing
+
+    from bench.arena_bench import server_overlaps
+    from bench.tournament_players import Stored
+
+    def game(start_ms: int) -> str:
+        return f"g-{start_ms:011x}0123456789"
+
+    g1, g2, g3 = game(1_000), game(5_000), game(8_000)
+    pairings = [Pairing("t", 0, "a", game=g1, blue="ann", red="bob"),
+                Pairing("t", 0, "b", game=g2, blue="bob", red="cy"),
+                Pairing("t", 0, "c", game=g3, blue="ann", red="cy")]
+    records = {g1: {"moves": [{"at_ms": 2_000}, {"at_ms": 4_000}]},
+               g2: {"moves": [{"at_ms": 9_000}]},
+               g3: {"moves": [{"at_ms": 9_500}]}}
+    found = server_overlaps(Stored(pairings, [], records))
+    assert found == [("cy", g2, g3, 1_000)]  # cy's g3 dealt at 8 s, g2 ended at 9 s
