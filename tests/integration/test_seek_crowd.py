@@ -165,3 +165,34 @@ def test_a_seek_paired_by_another_before_it_read_again_answers_ack(world: World)
     assert _types(bob.send("seek", room="blitz")) == ["state", "ack"]  # the state first
     assert writes.lost == []
     assert world.svc.seeks.in_room("blitz", world.clock()) == []
+
+
+def test_of_two_stored_seekers_the_later_pairs_them(world: World) -> None:
+    """Catches: both seekers of a pair trying it (each saw the other once stored: one
+    pairing commits and the other loses its race, a try for nothing each game), or the
+    earlier one left waiting once the later pairs (no state, or a second pairing)."""
+    ana = world.join("ana")
+    bob = world.join("bob")
+    writes = Writes(world.store)
+
+    def then(batch: Sequence[Write]) -> None:
+        if any(isinstance(w, Put) and w.key[0].startswith("SEEKS#") for w in batch):
+            # Ana's seek stored; Bob's request stores his, later, before she reads again.
+            writes.then = lambda writes: None
+            later = Seek(id="s-bob", room="blitz", player="bob", connection=bob.id,
+                         rating=1500.0, rated=True, created_ms=world.clock() + 1)
+            world.store.transact(world.svc.seeks.put_writes(later, None))
+
+    writes.then = then
+    world.use_store(writes)
+    assert _types(ana.send("seek", room="blitz")) == ["seek"]  # Bob's to pair them
+    assert writes.lost == [] and not _games(writes)
+    assert seeking.retry_room(world.svc, "blitz") == 1  # as Bob's request would
+    assert "state" in _types(ana.new())
+    assert len(_games(writes)) == 1 and writes.lost == []
+
+
+def _games(writes: Writes) -> list[Sequence[Write]]:
+    """The transactions that dealt a game."""
+    return [t for t in writes.committed
+            if any(isinstance(w, Put) and w.key[1] == "STATE" for w in t)]

@@ -71,15 +71,21 @@ def best_match(me: Seeker, waiting: Iterable[Seeker], now_ms: int) -> Seeker | N
     return found[0] if found else None
 
 
+def arrival(seeker: Seeker) -> tuple[int, str]:
+    """The order in which seekers came: when each sought, then the seek id (a stable
+    order for those of one instant)."""
+    return seeker.since_ms, seeker.seek
+
+
 def arrival_pairs(seekers: Iterable[Seeker], now_ms: int) -> list[tuple[Seeker, Seeker]]:
     """The pairs if the seekers had come one at a time in the order they sought
-    (``since_ms``, then the seek id) and each had been paired at once with its best
+    (:func:`arrival`) and each had been paired at once with its best
     fit (:func:`ranked`) among those before it still waiting: (earlier, later) each.
     Every seeker that reads the same room decides the same pairs; one that read more
     of it (later arrivals) decides the same pairs among those it shares."""
     pairs: list[tuple[Seeker, Seeker]] = []
     left: list[Seeker] = []  # waiting, in arrival order
-    for came in sorted(seekers, key=lambda s: (s.since_ms, s.seek)):
+    for came in sorted(seekers, key=arrival):
         # ``ranked``'s order, without sorting them all: most arrivals of a crowd find
         # one or two still waiting.
         fitting = [w for w in left if fits(came, w, now_ms)]

@@ -10,11 +10,13 @@ first with second, each of it deciding the same pairs, where all would reach for
 same longest waiter. A crowd sees itself only once stored, so a seek pairs before
 storing its own only with one that has waited ``CROWD_MS`` (one try); else it is
 stored (replacing the player's earlier one), reads the room again and pairs from
-there, or waits. The fan-out tries the room again at once — two seekers who came at
-the same instant each stored a seek without seeing the other — and each time the
-waiting seek's window widens (``retry_room``, from the messages this sends ahead). A
-seek ends with its connection (``store.connections``). A board dealt for a try that
-lost is kept for the process's next pairing: a crowd deals about a board a game.
+there — the later of two stored seekers pairs them, not both — or waits. The
+fan-out tries the room again at once (two seekers who came at the same instant may
+each have stored a seek without seeing the other) and each time the waiting seek's
+window widens (``retry_room``, from the messages this sends ahead). A seek ends with
+its connection (``store.connections``), or when a pairing finds that gone. A board
+dealt for a try that lost is kept for the process's next pairing: a crowd deals
+about a board a game.
 
 ``seek`` commits by itself, not through ``settle``, so each of its transactions —
 the pairing, the stored seek, the pairing of a seek stored a moment before — holds
@@ -149,6 +151,13 @@ def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
             # same pairs, instead of all reaching for the same longest waiter.
             match = partner(_seeker(me), [_seeker(s) for s in fits], now)
             if match is None or (stored is None and now - match.since_ms < CROWD_MS):
+                return None, mine
+            if stored is not None and match.since_ms > me.created_ms:
+                # The later of two pairs them: it read the room after storing its seek,
+                # so it sees ours if ours was stored by then (else the fan-out's retry,
+                # sent at once, pairs us). Both trying, one would lose. (Seeks of one
+                # millisecond both try: their order is their random ids, and the later
+                # may have come and gone before the earlier began.)
                 return None, mine
             other = next(s for s in fits if s.id == match.seek)
             tried.add(other.id)
