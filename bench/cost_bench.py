@@ -987,9 +987,24 @@ PUSH_SIM_S = 1800
 PROPOSAL_ROW_BYTES = 330  # a proposal's index entry as the lobby reads it
 LIVE_ROW_BYTES = 190  # a game's PLAYING entry
 LISTED_ROOMS = 3  # rooms whose lists the lobby reads: a query each at least
+# Quick pairing in the synthetic club (assumed, not measured): the share of games started
+# by two seekers rather than a proposal taken; the rooms seekers pick (rooms.yaml's five:
+# Bridge and Blitz the most); their ratings (Glicko-2, spread as a club's are); a seeker
+# left alone gives up (cancel_seek) after SEEK_GIVE_UP_S. Each seeker is paired by
+# club.pairing's own rule: at once with its best fit among those waiting, else it waits
+# and is tried again as its window widens (every 5 s; here at each batch's end).
+SEEK_SHARE = 0.5
+SEEK_ROOMS = {"bridge": 0.35, "blitz": 0.35, "bridge-60": 0.1, "domains": 0.1, "study": 0.1}
+SEEK_RATING = (1500.0, 250.0)
+SEEK_GIVE_UP_S = 120
+# How the seekers' counts are pushed: "each" as the fan-out did (every count a seek hint
+# names, to every subscriber, in the batch), "due" by club.lobby_pages.seeks_due.
+SEEKS_RULE = "due"
+SEEK_STATE_WRITES = "seek state writes"
 
 
-def count_pushes(online: int, window_s: float, seed: int = 11) -> dict[str, float]:
+def count_pushes(online: int, window_s: float, seed: int = 11,
+                 every_ms: int | None = None) -> dict[str, float]:
     """Frames per subscriber-hour, and the fan-out's work per hour, in a club of
     ``online`` players, from the fan-out's own decision rather than a formula.
 
@@ -1005,10 +1020,21 @@ def count_pushes(online: int, window_s: float, seed: int = 11) -> dict[str, floa
     pushed to all (the online count when due and moved by its step)."""
     from bisect import insort
 
-    from numbridge.club.lobby_pages import PAGE, Circle, online_moved, point, scoped, start_of
+    from numbridge.club.lobby_pages import (
+        PAGE,
+        SEEKS_EVERY_MS,
+        Circle,
+        online_moved,
+        point,
+        scoped,
+        seeks_due,
+        start_of,
+    )
+    from numbridge.club.pairing import STEP_MS, Seeker, best_match, pair_all
     from numbridge.store.online import PUSH_EVERY_MS
 
     rng = random.Random(seed)
+    every_ms = SEEKS_EVERY_MS if every_ms is None else every_ms
     subscribers = max(1, round(online * SHARE["lobby"]))
     starts = {f"s{n}": start_of(f"player-{n}") for n in range(subscribers)}
     keys = list(starts)
@@ -1045,6 +1071,17 @@ def count_pushes(online: int, window_s: float, seed: int = 11) -> dict[str, floa
             t += rng.expovariate(1.0)
         return n
 
+    waiting: dict[str, list[Seeker]] = {room: [] for room in SEEK_ROOMS}
+    seek_rate = 2 * rate * SEEK_SHARE  # seekers a second: two a game
+    seeks_pushed: dict[str, int] = {room: 0 for room in SEEK_ROOMS}
+    seeks_sent_ms, seeks_due_ms = -10**12, 0
+    waits: list[float] = []
+
+    def seek_game(now_s: float) -> None:
+        gid = add(live, "g")
+        ends[gid] = now_s + rng.uniform(0.5 * game_s, 1.5 * game_s)
+        added_l.add(gid)
+
     totals: Counter[str] = Counter()
     batches = int(PUSH_SIM_S / window_s)
     after_p, after_l = circle_of(proposals), circle_of(live)
@@ -1055,9 +1092,10 @@ def count_pushes(online: int, window_s: float, seed: int = 11) -> dict[str, floa
         gone_p: set[str] = set()
         added_l: set[str] = set()
         gone_l: set[str] = set()
-        for _ in range(poisson(rate * window_s)):  # proposals made
+        for _ in range(poisson(rate * (1 - SEEK_SHARE) * window_s)):  # proposals made
             added_p.add(add(proposals, "p"))
-        for _ in range(poisson(rate * window_s)):  # proposals taken, from a taker's page
+        # proposals taken, from a taker's page
+        for _ in range(poisson(rate * (1 - SEEK_SHARE) * window_s)):
             if not proposals:
                 break
             taker = starts[keys[rng.randrange(len(keys))]]
@@ -1067,6 +1105,40 @@ def count_pushes(online: int, window_s: float, seed: int = 11) -> dict[str, floa
             gid = add(live, "g")
             ends[gid] = now + rng.uniform(0.5 * game_s, 1.5 * game_s)
             added_l.add(gid)
+        # Quick pairing: each room's seekers, in the order they come within the batch.
+        hinted: set[str] = set()
+        now_ms = round(now * 1000)
+        retried = False
+        for t in sorted(now - window_s * rng.random() for _ in range(poisson(
+                seek_rate * window_s))):
+            room = rng.choices(list(SEEK_ROOMS), list(SEEK_ROOMS.values()))[0]
+            n = next(serial)
+            me = Seeker(f"k{n}", f"q{n}", rng.gauss(*SEEK_RATING), round(t * 1000))
+            hinted.add(room)
+            match = best_match(me, waiting[room], me.since_ms)
+            if match is None:
+                waiting[room].append(me)
+                retried = True  # a waiting seek's first retry message, at once
+                continue
+            waiting[room].remove(match)
+            waits += [me.since_ms - match.since_ms, 0]
+            seek_game(now)
+        for room, seekers in waiting.items():
+            # the window widened within the batch: a retry message, the room tried again
+            if any((now_ms - s.since_ms) // STEP_MS != (now_ms - round(window_s * 1000)
+                                                        - s.since_ms) // STEP_MS
+                   for s in seekers):
+                retried = True
+                for a, b in pair_all(seekers, now_ms):
+                    seekers.remove(a)
+                    seekers.remove(b)
+                    waits += [now_ms - a.since_ms, now_ms - b.since_ms]
+                    hinted.add(room)
+                    seek_game(now)
+            for s in [s for s in seekers if now_ms - s.since_ms >= SEEK_GIVE_UP_S * 1000]:
+                seekers.remove(s)
+                hinted.add(room)
+                totals["seekers gave up"] += 1
         for gid in [g for g, end in ends.items() if end <= now]:
             del ends[gid]
             drop(live, gid)
@@ -1099,15 +1171,49 @@ def count_pushes(online: int, window_s: float, seed: int = 11) -> dict[str, floa
                     pushed, sent_s, online_push = counted, now, True
             elif due_s is None:
                 due_s = sent_s + PUSH_EVERY_MS / 1000
-        posts = subscribers if online_push else len(told)
+        seeks_push = False
+        marked = bool(seeks_due_ms) and now_ms >= seeks_due_ms  # the delayed marker came
+        if SEEKS_RULE == "each":
+            totals["seek rooms read"] += len(hinted)
+            seeks_push = bool(hinted)
+        elif hinted or marked:
+            rooms = list(SEEK_ROOMS) if marked else sorted(hinted)  # the marker: all rooms
+            totals["seek rooms read"] += len(rooms)
+            totals["seek state reads"] += 1
+            push_now, later = seeks_due(seeks_pushed, seeks_sent_ms,
+                                        {room: len(waiting[room]) for room in rooms}, now_ms,
+                                        every_ms)
+            if push_now:
+                seeks_pushed.update(push_now)
+                seeks_sent_ms, seeks_due_ms, seeks_push = now_ms, 0, True
+                totals[SEEK_STATE_WRITES] += 1
+            elif later is None:
+                seeks_due_ms = 0
+            elif seeks_due_ms < later:  # one delayed marker, claimed once
+                seeks_due_ms = later
+                totals[SEEK_STATE_WRITES] += 1
+                totals["seek markers"] += 1
+        if seeks_push:
+            totals["seek pushes"] += 1
+        posts = subscribers if online_push or seeks_push else len(told)
         totals["frames"] += posts
-        if listed or online_push or marker:
+        if listed or online_push or marker or hinted or retried or seeks_push:
             totals["invocations"] += 1
         if listed:
             totals["list reads"] += 1
         totals["posts"] += posts
     hour = 3600 / (batches * window_s)
+    waits.sort()
     return {"frames per subscriber-hour": totals["frames"] * hour / subscribers,
+            "seek pushes an hour": totals["seek pushes"] * hour,
+            "seek rooms read an hour": totals["seek rooms read"] * hour,
+            "seek state reads an hour": totals["seek state reads"] * hour,
+            "seek state writes an hour": totals[SEEK_STATE_WRITES] * hour,
+            "seek markers an hour": totals["seek markers"] * hour,
+            "seekers paired": len(waits),
+            "paired at once": sum(1 for w in waits if w < 1000) / max(1, len(waits)),
+            "wait p90 s": waits[int(0.9 * len(waits))] / 1000 if waits else 0.0,
+            "gave up": totals["seekers gave up"],
             "invocations an hour": totals["invocations"] * hour,
             "list reads an hour": totals["list reads"] * hour,
             "slid-in games an hour": totals["slid in"] * hour,

@@ -258,3 +258,34 @@ def test_every_change_to_a_players_own_proposal_reaches_each_of_their_connection
         gone = {c["proposal"] for c in found if c["kind"] == "proposal_removed"
                 and c["why"] == "lapsed"}
         assert set(lapsing) <= gone, found
+
+
+def test_the_seekers_counts_come_at_most_every_few_seconds_and_the_page_agrees(
+        world: World) -> None:
+    """Catches: every subscriber posted a frame for each seek stored, cancelled or paired
+    (in a busy club a count moves every second), a count held back never pushed, or a
+    subscribe's page showing a count of this instant that no push would correct (a
+    seeker come and gone between two pushes)."""
+    from numbridge.club.lobby_pages import SEEKS_EVERY_MS
+
+    wes = world.join("wes")
+    assert wes.ask("subscribe", topic="lobby")["seeks"]["blitz"] == 0
+    ana, cy = world.join("ana"), world.join("cy")
+    world.deliver_lobby()
+    changes(wes)
+    seek = ana.ask("seek", room="blitz")["seek"]["id"]
+    world.deliver_lobby()
+    assert {"kind": "seeks", "room": "blitz", "waiting": 1} in changes(wes)  # a quiet room: at once
+    assert ana.ask("cancel_seek", seek=seek)["type"] == "ack"
+    world.deliver_lobby()
+    assert cy.ask("seek", room="bridge")["type"] == "seek"
+    world.deliver_lobby()
+    assert [c for c in changes(wes) if c["kind"] == "seeks"] == []  # too soon after the last
+    assert fresh(wes)["seeks"]["blitz"] == 1  # as last pushed: what every subscriber holds
+    wes.new()
+    world.clock.advance(SEEKS_EVERY_MS)
+    world.deliver_lobby()  # the look scheduled for when the last push is old enough
+    assert sorted((c["room"], c["waiting"]) for c in changes(wes) if c["kind"] == "seeks") \
+        == [("blitz", 0), ("bridge", 1)]
+    shown = fresh(wes)["seeks"]
+    assert (shown["blitz"], shown["bridge"]) == (0, 1)

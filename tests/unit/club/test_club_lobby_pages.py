@@ -10,10 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numbridge.club.lobby_pages import (
     PAGE,
+    SEEKS_EVERY_MS,
     Circle,
     online_moved,
     online_step,
     scoped,
+    seeks_due,
     shown,
     start_of,
 )
@@ -160,3 +162,16 @@ def test_an_own_proposal_off_the_circle_page_leaves_the_owners_page_when_it_ends
     [(_, moves)] = scoped(before, grown, {newcomer}, {"c1": start},
                             owners={last: "ana"}, players={"c1": "ana"}).items()
     assert moves.entered == (newcomer,) and moves.left == ()
+
+
+def test_the_seekers_counts_are_pushed_when_moved_at_most_every_few_seconds() -> None:
+    """Catches: a frame to every subscriber for each seek stored and each paired in a busy
+    club (a count moving every second), a quiet room's change held back, or a count that
+    came back to what was pushed pushed again."""
+    every = SEEKS_EVERY_MS
+    assert seeks_due({}, -10**12, {"blitz": 1, "bridge": 0}, 0) == ({"blitz": 1}, None)
+    # a second change soon after: nothing now, a look when the last push is `every` old
+    assert seeks_due({"blitz": 1}, 1_000, {"blitz": 0}, 3_000) == ({}, 1_000 + every)
+    assert seeks_due({"blitz": 1}, 1_000, {"blitz": 0}, 1_000 + every) == ({"blitz": 0}, None)
+    # back to what was pushed: nothing to push, nothing to look at again
+    assert seeks_due({"blitz": 1}, 1_000, {"blitz": 1, "study": 0}, 3_000) == ({}, None)

@@ -22,7 +22,9 @@ shorter). So
   each of the player's subscribed connections (:func:`scoped`'s ``owners``).
 
 The online count is pushed when it has moved by a step relative to what was last pushed
-(:func:`online_moved`), not on every ±1.
+(:func:`online_moved`), not on every ±1. The rooms' seekers waiting are pushed when a
+room's count differs from the one last pushed, at most every :data:`SEEKS_EVERY_MS`
+(:func:`seeks_due`): in a busy club quick pairing moves a count every second.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ from dataclasses import dataclass
 PAGE = 20
 # The online count is pushed when it moved by one below ONLINE_EXACT, by a hundredth above.
 ONLINE_EXACT = 100
+# The rooms' seekers' counts are pushed at most this often (docs/lobby-push.md, "The
+# seekers' counts"): a figure at most this old, where quick pairing in a club of 10,000
+# online would move one every second and every subscriber would be posted each.
+SEEKS_EVERY_MS = 10_000
 
 
 def point(key: str) -> int:
@@ -167,3 +173,17 @@ def online_step(last: int) -> int:
 def online_moved(last: int, now: int) -> bool:
     """Whether the count now is worth a push, against the count last pushed."""
     return abs(now - last) >= online_step(last)
+
+
+def seeks_due(last: Mapping[str, int], sent_ms: int, counts: Mapping[str, int],
+              now_ms: int, every_ms: int = SEEKS_EVERY_MS) -> tuple[dict[str, int], int | None]:
+    """What to push of the rooms' seekers' ``counts`` now, against those ``last`` pushed
+    at ``sent_ms``: the rooms whose count differs (a room never pushed was told none:
+    0), when the last push is ``every_ms`` old; sooner, nothing now and the instant to look again (a
+    count that went back to what was pushed meanwhile is not pushed at all). A quiet
+    room's first change goes at once: only a busy club's counts wait."""
+    moved = {room: n for room, n in counts.items() if last.get(room, 0) != n}
+    if not moved:
+        return {}, None
+    due = sent_ms + every_ms
+    return (moved, None) if now_ms >= due else ({}, due)

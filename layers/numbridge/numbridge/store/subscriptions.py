@@ -11,12 +11,19 @@ the TTL, and reads skip an expired row before the TTL gets to it.
 The connection's item counts its subscriptions (``subscribed``), a read-modify-write
 in the same transaction conditioned on the item as read: at most
 :data:`~numbridge.caps.SUBSCRIPTIONS_PER_CONNECTION`, however many requests race.
+
+``LOBBY`` / ``SEEKS`` remembers the rooms' seekers' counts last pushed to the lobby, when,
+and when a later look is already due (as ``LOBBY`` / ``ONLINE`` does the online count's):
+the fan-out pushes a room's count when it differs from the one last pushed, at most every
+:data:`~numbridge.club.lobby_pages.SEEKS_EVERY_MS`, and two fan-outs at once do not both
+push it (each claims with a write conditioned on the item as read).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from numbridge.caps import SUBSCRIPTIONS_PER_CONNECTION, TooManySubscriptions
 from numbridge.store import keys
@@ -24,6 +31,7 @@ from numbridge.store.port import (
     Absent,
     ConflictError,
     Delete,
+    Item,
     KeyRange,
     Present,
     Put,
@@ -36,12 +44,24 @@ from numbridge.store.watches import Receiver
 # As long as a connection's own item: API Gateway closes every connection after 2 h.
 SUBSCRIPTION_TTL_S = 3 * 3600
 ATTEMPTS = 8
+SEEKS_PUSHED = "SEEKS"  # the sort key of LOBBY / SEEKS
 
 
 @dataclass(frozen=True)
 class Subscriber:
     receiver: Receiver
     player: str
+
+
+@dataclass(frozen=True)
+class SeeksPushed:
+    """The rooms' seekers' counts last pushed to the lobby, when, and the instant a look
+    again is already scheduled for (0: none)."""
+
+    counts: Mapping[str, int] = field(default_factory=dict)
+    sent_ms: int = -(10**15)
+    due_ms: int = 0
+    item: Item | None = None
 
 
 def _current(item: Mapping[str, object], now_ms: int) -> bool:
@@ -149,3 +169,23 @@ class Subscriptions:
     def _deletes(topic: str, connection_id: str) -> list[Write]:
         return [Delete(keys.topic_shard(topic, connection_id), keys.subscriber(connection_id)),
                 Delete(keys.connection(connection_id), keys.subscribed(topic), Present())]
+
+    def seeks_pushed(self) -> SeeksPushed:
+        item = self.store.get(keys.LOBBY, SEEKS_PUSHED)
+        if item is None:
+            return SeeksPushed()
+        return SeeksPushed({str(k): int(v) for k, v in json.loads(str(item["counts"])).items()},
+                           int(item["sent_ms"]), int(item["due_ms"]), item)
+
+    def claim_seeks(self, last: SeeksPushed, *, counts: Mapping[str, int], sent_ms: int,
+                    due_ms: int) -> bool:
+        """Record a push of the seekers' counts (or a look scheduled) unless another
+        fan-out did first."""
+        try:
+            self.store.put({"pk": keys.LOBBY, "sk": SEEKS_PUSHED,
+                            "counts": json.dumps(dict(sorted(counts.items()))),
+                            "sent_ms": sent_ms, "due_ms": due_ms},
+                           Absent() if last.item is None else unchanged(last.item))
+        except ConflictError:
+            return False
+        return True

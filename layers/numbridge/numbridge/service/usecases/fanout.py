@@ -3,7 +3,8 @@ what changed, told to each connection subscribed to ``lobby`` that is to see it,
 ``changes`` frame per batch (docs/lobby-push.md).
 
 A message holds hints, not changes: ``{"hints": [{"proposal_added": PID}, …]}``,
-``{"online": true}``, ``{"retry": ROOM}``, ``{"away": PLAYER}`` (a player's
+``{"online": true}``, ``{"seeks_due": true}`` (the seekers' counts may be pushed now),
+``{"retry": ROOM}``, ``{"away": PLAYER}`` (a player's
 last connection closed a few seconds ago: ``presence.settle_away``).
 The fan-out reads the store for what each
 hint names *now*, so messages that arrive out of order (SQS does not keep order) or
@@ -20,7 +21,9 @@ Pushes are page-scoped (``club.lobby_pages``): a subscriber is shown a bounded p
 the open proposals and of the live games, its own part of each list, and is sent only the
 changes to that page — with what slides into it when an item leaves (or, ``why``
 ``paged``, what a newcomer pushed out of it). The seekers' counts and the online count
-go to every subscriber; the online count when it moved by a step (``online_moved``).
+go to every subscriber; the online count when it moved by a step (``online_moved``), a
+room's seekers' count when it differs from the one last pushed, at most every
+``SEEKS_EVERY_MS`` (``seeks_due``): a figure at most that old, as the online count's is.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from numbridge.club import lobby_pages
-from numbridge.club.lobby_pages import Circle, online_moved, scoped, start_of
+from numbridge.club.lobby_pages import Circle, online_moved, scoped, seeks_due, start_of
 from numbridge.protocol import answers
 from numbridge.rules.seats import is_grade
 from numbridge.service.aws.notifier import FANOUT_POSTS
@@ -54,12 +57,14 @@ def on_lobby_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
     fails is logged (the seek's next retry, or its seeker's next seek, tries again)."""
     hints: list[dict[str, Any]] = []
     online = False
+    seeks_marked = False
     rooms: set[str] = set()
     away: set[str] = set()
     for record in event.get("Records", []):
         body = _body(record)
         hints += [h for h in body.get("hints", []) if isinstance(h, dict)]
         online = online or body.get("online") is True
+        seeks_marked = seeks_marked or body.get("seeks_due") is True
         if isinstance(body.get("retry"), str):
             rooms.add(body["retry"])
         if isinstance(body.get("away"), str):
@@ -73,6 +78,9 @@ def on_lobby_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
             count("SeekRetryFailures")
             logger.exception("seek retry failed", extra={"room": room})
     changes = resolve(svc, hints)
+    hinted = seek_rooms(hints)
+    if hinted or seeks_marked:
+        changes += seeks_changes(svc, hinted, everywhere=seeks_marked)
     if online and (told := online_change(svc)) is not None:
         changes.append(told)
     if changes:
@@ -93,11 +101,10 @@ def _body(record: Any) -> dict[str, Any]:
 
 
 def resolve(svc: Services, hints: Iterable[dict[str, Any]]) -> list[Change]:
-    """The changes a batch of hints makes, as the store has them now, in the order the
-    hints first named each thing; each room's seekers last."""
+    """The changes a batch of hints makes to the lists, as the store has them now, in
+    the order the hints first named each thing (the seekers' counts: ``seeks_changes``)."""
     proposals: dict[str, dict[str, Any]] = {}
     games: dict[str, dict[str, Any]] = {}
-    rooms: list[str] = []
     order: list[tuple[str, str]] = []
     for hint in hints:
         for kind, target in ((k, v) for k, v in hint.items() if isinstance(v, str)):
@@ -111,8 +118,6 @@ def resolve(svc: Services, hints: Iterable[dict[str, Any]]) -> list[Change]:
                 if not seen:
                     order.append(("game", target))
                 seen[kind] = True
-            elif kind == "seeks" and target not in rooms:
-                rooms.append(target)
     now = svc.clock()
     changes: list[Change] = []
     for what, target in order:
@@ -120,11 +125,48 @@ def resolve(svc: Services, hints: Iterable[dict[str, Any]]) -> list[Change]:
                  else _game_change(svc, target, games[target]))
         if found is not None:
             changes.append(found)
-    for room in rooms:
-        if room in svc.rooms:
-            changes.append(_json(answers.SeeksWaiting(room=room,
-                                                      waiting=svc.seeks.waiting(room, now))))
     return changes
+
+
+def seek_rooms(hints: Iterable[dict[str, Any]]) -> list[str]:
+    """The rooms whose seekers the hints say changed, in the order first named."""
+    rooms: list[str] = []
+    for hint in hints:
+        room = hint.get("seeks")
+        if isinstance(room, str) and room not in rooms:
+            rooms.append(room)
+    return rooms
+
+
+def seeks_changes(svc: Services, rooms: Iterable[str], *, everywhere: bool = False
+                  ) -> list[Change]:
+    """The counts of these rooms' seekers (of every room: ``everywhere``, a delayed
+    look) that differ from those last pushed, when the last push is ``SEEKS_EVERY_MS``
+    old (``lobby_pages.seeks_due``); sooner, one later look is scheduled (once: claimed
+    with a conditional write, as the online count's push is). A claim lost to another
+    fan-out reads again."""
+    now = svc.clock()
+    looked = [room for room in (svc.rooms.ids if everywhere else rooms) if room in svc.rooms]
+    if not looked:
+        return []
+    counts = {room: svc.seeks.waiting(room, now) for room in looked}
+    for _ in range(3):
+        last = svc.subscriptions.seeks_pushed()
+        push_now, later = seeks_due(last.counts, last.sent_ms, counts, now)
+        if push_now:
+            if svc.subscriptions.claim_seeks(last, counts={**last.counts, **push_now},
+                                             sent_ms=now, due_ms=0):
+                return [_json(answers.SeeksWaiting(room=room, waiting=n))
+                        for room, n in push_now.items()]
+            continue
+        if later is not None and last.due_ms < later:
+            if not svc.subscriptions.claim_seeks(last, counts=last.counts,
+                                                 sent_ms=last.sent_ms, due_ms=later):
+                continue
+            svc.lobby.later([(later - now, {"seeks_due": True})])
+        return []
+    logger.warning("the seekers' counts kept changing under the claim: not pushed")
+    return []
 
 
 def owners(hints: Iterable[dict[str, Any]]) -> dict[str, str]:

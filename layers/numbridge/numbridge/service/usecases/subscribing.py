@@ -64,9 +64,9 @@ def lobby_page(svc: Services, request_id: str, player: str) -> dict[str, object]
     """The lobby as this player is shown it now: their page of each list (``PAGE`` open
     proposals and ``PAGE`` live games, their own part of each list:
     ``club.lobby_pages``; their own open proposals besides), the seekers waiting in each
-    room, the players online; and the player's own open challenges, to them and by them
-    (a challenge is pushed once, when it is made: a player away then, or on another
-    page, finds it here)."""
+    room (as last pushed: ``seeks_shown``), the players online; and the player's own
+    open challenges, to them and by them (a challenge is pushed once, when it is made: a
+    player away then, or on another page, finds it here)."""
     now = svc.clock()
     start = start_of(player)
     every = open_proposals(svc, now)
@@ -79,10 +79,19 @@ def lobby_page(svc: Services, request_id: str, player: str) -> dict[str, object]
             if g["game"] in watchable and (v := svc.games.version(g["game"])) is not None]
     return answers.LobbyAnswer(
         id=request_id, proposals=proposals,
-        seeks={room: svc.seeks.waiting(room, now) for room in svc.rooms.ids},
+        seeks=seeks_shown(svc),
         live=live, online=svc.online.count(),
         challenges=svc.proposals.challenges_to(player, now, limit=CHALLENGES_LISTED),
         challenged=svc.proposals.challenges_by(player, now)).frame()
+
+
+def seeks_shown(svc: Services) -> dict[str, int]:
+    """Each room's seekers waiting as last pushed to the lobby (0: none pushed yet). The
+    fan-out pushes a count only when it differs from the one pushed, at most every
+    ``SEEKS_EVERY_MS``: a page showing the count of this instant could keep a figure no
+    push would ever correct (a seeker come and paired between two pushes)."""
+    pushed = svc.subscriptions.seeks_pushed().counts
+    return {room: pushed.get(room, 0) for room in svc.rooms.ids}
 
 
 def open_proposals(svc: Services, now: int) -> list[ProposalDoc]:
