@@ -10,7 +10,8 @@ What is *not* a section, and why (docs/aws.md, "Moving a club"): connections and
 watches belong to sockets that do not survive the move; the rows of games in
 progress (``LIVE``, ``PLAYING``) and the deadline index follow from each game's
 state and are rebuilt from it; a player's proposal slots are written with their
-proposals.
+proposals. A tournament's last standings push (``PUSHED``) only paces its pushes: the
+moved club's first push is made at once.
 """
 
 from __future__ import annotations
@@ -35,6 +36,14 @@ from numbridge.store.games import Games, StoredEvent
 from numbridge.store.port import Absent, ListingStore, Put, Write
 from numbridge.store.receipts import RECEIPT_TTL_S, Receipt, Receipts
 from numbridge.store.rematches import Rematches
+from numbridge.store.tournaments import (
+    Entrant,
+    Pairing,
+    Played,
+    RoundPlan,
+    Tournament,
+    Tournaments,
+)
 
 
 class Section(Protocol):
@@ -371,8 +380,186 @@ class AccountsSection:
         return as_new([Put(line.account().item())])
 
 
+# ---------------------------------------------------------------- tournaments
+
+
+class TournamentGameLine(Part):
+    opponent: str
+    seat: Literal["blue", "red"]
+    outcome: Literal["win", "draw", "loss"]
+    game: str
+
+
+class TournamentCountLine(Part):
+    shard: int = Field(ge=0)
+    players: int = Field(ge=0)
+
+
+class TournamentPlayerLine(Part):
+    name: str = Field(min_length=1)
+    rating: float
+    joined_ms: int = Field(ge=0)
+    active: bool
+    score2: int
+    games: int = Field(ge=0)
+    history: list[TournamentGameLine]
+    byes: int = Field(ge=0)
+    missed: int = Field(ge=0)
+    playing: str
+    final_rank: int | None
+    tiebreaks: list[float]
+
+
+class TournamentPairingLine(Part):
+    round: int = Field(ge=0)
+    slot: str = Field(min_length=1)
+    game: str | None
+    blue: str | None
+    red: str | None
+    bye: str | None
+    done: bool
+    winner: Literal["blue", "red"] | None
+
+
+class TournamentRoundLine(Part):
+    round: int = Field(ge=1)
+    pairs: list[list[str]]  # [blue, red] each
+
+    @field_validator("pairs")
+    @classmethod
+    def _pairs_of_two(cls, pairs: list[list[str]]) -> list[list[str]]:
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError("a round's pair names two players")
+        return pairs
+    bye: str | None
+    absent: list[str]
+    paired_ms: int = Field(ge=0)
+
+
+class TournamentWaitLine(Part):
+    player: str = Field(min_length=1)
+    since_ms: int = Field(ge=0)
+
+
+class TournamentLine(Line):
+    """A tournament whole: the event, its players (scores, games, standing), its rounds,
+    pairings and byes, the games of it being played, an arena's free players and its
+    count of players, shard by shard. Not its last standings push (a pacing mark)."""
+
+    kind: Literal["tournament"] = "tournament"
+    id: str = Field(min_length=1)
+    name: str
+    type: Literal["arena", "swiss", "round_robin"]
+    room: str
+    rated: bool
+    status: Literal["upcoming", "running", "finished"]
+    starts_ms: int
+    created_ms: int
+    ends_ms: int | None
+    rounds: int | None
+    round: int = Field(ge=0)
+    players: int = Field(ge=0)
+    cancelled: Literal["by_host", "too_few_players"] | None
+    order: list[str]
+    entrants: list[TournamentPlayerLine]
+    pairings: list[TournamentPairingLine]
+    round_plans: list[TournamentRoundLine]
+    live: list[str]  # the games being played (each one of the pairings)
+    waiting: list[TournamentWaitLine]
+    counts: list[TournamentCountLine]  # each shard of the count held
+
+    @model_validator(mode="after")
+    def _its_live_games_are_paired(self) -> TournamentLine:
+        paired = {p.game for p in self.pairings if p.game}
+        if not set(self.live) <= paired:
+            raise ValueError(f"tournament {self.id}: a game being played that no pairing "
+                             "names")
+        return self
+
+
+class TournamentsSection:
+    kind = "tournament"
+    model: type[Line] = TournamentLine
+
+    def export(self, store: ListingStore, partitions: Sequence[str],
+               now_ms: int) -> Iterator[Line]:
+        found = Tournaments(store)
+        for tid in _of(partitions, keys.tournament("")):
+            t = found.get(tid)
+            if t is None:
+                continue
+            pairings = found.pairings(tid)
+            plans = [found.round_plan(tid, n) for n in range(1, t.round + 1)]
+            yield TournamentLine(
+                id=t.id, name=t.name, type=t.kind, room=t.room, rated=t.rated,
+                status=t.status, starts_ms=t.starts_ms, created_ms=t.created_ms,
+                ends_ms=t.ends_ms, rounds=t.rounds, round=t.round, players=t.players,
+                cancelled=t.cancelled, order=list(t.order),
+                entrants=[TournamentPlayerLine(
+                    name=e.name, rating=e.rating, joined_ms=e.joined_ms, active=e.active,
+                    score2=e.score2, games=e.games,
+                    history=[TournamentGameLine(opponent=p.opponent, seat=_seat_of(p.seat),
+                                                outcome=p.outcome, game=p.game)
+                             for p in e.history],
+                    byes=e.byes, missed=e.missed, playing=e.playing,
+                    final_rank=e.final_rank, tiebreaks=list(e.tiebreaks))
+                    for e in found.all_players(tid)],
+                pairings=[TournamentPairingLine(
+                    round=p.round, slot=p.slot, game=p.game, blue=p.blue, red=p.red,
+                    bye=p.bye, done=p.done, winner=_seat_of(p.winner) if p.winner else None)
+                    for p in pairings],
+                round_plans=[TournamentRoundLine(
+                    round=r.round, pairs=[list(p) for p in r.pairs], bye=r.bye,
+                    absent=list(r.absent), paired_ms=r.paired_ms) for r in plans if r is not None],
+                live=[str(i["game"]) for i in found.live(tid)],
+                waiting=[TournamentWaitLine(player=str(w["player"]),
+                                            since_ms=int(str(w["since_ms"])))
+                         for w in found.waiting(tid)],
+                counts=[TournamentCountLine(shard=n, players=players)
+                        for n, players in sorted(found.count_shards(tid).items())])
+
+    def writes(self, line: Line) -> list[Put]:
+        assert isinstance(line, TournamentLine)
+        tid = line.id
+        writes: list[Write] = [
+            Entrant(name=e.name, rating=e.rating, joined_ms=e.joined_ms, active=e.active,
+                    score2=e.score2, games=e.games,
+                    history=tuple(Played(h.opponent, h.seat, h.outcome, h.game)
+                                  for h in e.history), byes=e.byes,
+                    missed=e.missed, playing=e.playing, final_rank=e.final_rank,
+                    tiebreaks=tuple(e.tiebreaks)).put_write(tid, fresh=True)
+            for e in line.entrants]
+        pairs = {}
+        for p in line.pairings:
+            pairing = Pairing(tid, p.round, p.slot, game=p.game, blue=p.blue, red=p.red,
+                              bye=p.bye, done=p.done, winner=p.winner)
+            writes.append(pairing.put_write(fresh=True))
+            if p.game:
+                pairs[p.game] = pairing.sort_key
+        writes += [RoundPlan(r.round, tuple((b, r_) for b, r_ in r.pairs), r.bye,
+                             tuple(r.absent)).put_write(
+            tid, r.paired_ms) for r in line.round_plans]
+        writes += [Tournaments.live_write(tid, game, pairs[game]) for game in line.live]
+        writes += [Tournaments.wait_write(tid, w.player, w.since_ms) for w in line.waiting]
+        writes += [Tournaments.count_put(tid, c.shard, c.players) for c in line.counts]
+        # Last: the tournament's own item (a step finds it only with the rest there).
+        writes.append(Tournament(
+            id=tid, name=line.name, kind=line.type, room=line.room, rated=line.rated,
+            status=line.status, starts_ms=line.starts_ms, created_ms=line.created_ms,
+            ends_ms=line.ends_ms, rounds=line.rounds, round=line.round,
+            players=line.players, cancelled=line.cancelled,
+            order=tuple(line.order)).put_write(None))
+        return as_new(writes)
+
+
+def _seat_of(seat: str) -> Literal["blue", "red"]:
+    if seat in ("blue", "red"):
+        return seat  # type: ignore[return-value]  # checked just above
+    raise ValueError(f"a tournament seat {seat!r}")
+
+
 # The sections, in the order a file holds them. A new kind of record is one more
 # Section here; a file from a newer version with a section this one does not know is
 # refused whole (and a file from before a section, without it, is read as it was).
 SECTIONS: tuple[Section, ...] = (GamesSection(), PlayersSection(), ProposalsSection(),
-                                 ReceiptsSection(), AccountsSection())
+                                 ReceiptsSection(), AccountsSection(), TournamentsSection())
