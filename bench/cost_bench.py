@@ -1075,7 +1075,8 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
     seek_rate = 2 * rate * SEEK_SHARE  # seekers a second: two a game
     seeks_pushed: dict[str, int] = {room: 0 for room in SEEK_ROOMS}
     seeks_sent_ms, seeks_due_ms = -10**12, 0
-    waits: list[float] = []
+    waits: list[float] = []  # of each pairing, the longer of its two seekers' waits
+    arrived = at_once = 0
 
     def seek_game(now_s: float) -> None:
         gid = add(live, "g")
@@ -1114,6 +1115,7 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
             room = rng.choices(list(SEEK_ROOMS), list(SEEK_ROOMS.values()))[0]
             n = next(serial)
             me = Seeker(f"k{n}", f"q{n}", rng.gauss(*SEEK_RATING), round(t * 1000))
+            arrived += 1
             hinted.add(room)
             match = best_match(me, waiting[room], me.since_ms)
             if match is None:
@@ -1121,7 +1123,8 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
                 retried = True  # a waiting seek's first retry message, at once
                 continue
             waiting[room].remove(match)
-            waits += [me.since_ms - match.since_ms, 0]
+            at_once += 1
+            waits.append(me.since_ms - match.since_ms)
             seek_game(now)
         for room, seekers in waiting.items():
             # the window widened within the batch: a retry message, the room tried again
@@ -1132,7 +1135,7 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
                 for a, b in pair_all(seekers, now_ms):
                     seekers.remove(a)
                     seekers.remove(b)
-                    waits += [now_ms - a.since_ms, now_ms - b.since_ms]
+                    waits.append(now_ms - min(a.since_ms, b.since_ms))
                     hinted.add(room)
                     seek_game(now)
             for s in [s for s in seekers if now_ms - s.since_ms >= SEEK_GIVE_UP_S * 1000]:
@@ -1210,8 +1213,10 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
             "seek state reads an hour": totals["seek state reads"] * hour,
             "seek state writes an hour": totals[SEEK_STATE_WRITES] * hour,
             "seek markers an hour": totals["seek markers"] * hour,
-            "seekers paired": len(waits),
-            "paired at once": sum(1 for w in waits if w < 1000) / max(1, len(waits)),
+            "seekers paired": len(waits) * 2,
+            "found one waiting": at_once / max(1, arrived),
+            "pairings at an arrival": at_once / max(1, len(waits)),
+            "wait median s": waits[len(waits) // 2] / 1000 if waits else 0.0,
             "wait p90 s": waits[int(0.9 * len(waits))] / 1000 if waits else 0.0,
             "gave up": totals["seekers gave up"],
             "invocations an hour": totals["invocations"] * hour,
@@ -1222,16 +1227,28 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
             "proposals": len(proposals), "live": len(live)}
 
 
-def push_an_hour(online: int, window_s: float) -> dict[str, float]:
+def push_an_hour(online: int, window_s: float, rule: str | None = None) -> dict[str, float]:
     """The lobby's pushes to one subscriber for an hour subscribed, and its share of the
     fan-out, from :func:`count_pushes` (the frames counted; the fan-out's reads, time and
-    queue requests priced per invocation as docs/lobby-push.md counts them)."""
-    counted = PUSH_COUNTS.get((online, window_s)) or count_pushes(online, window_s)
-    PUSH_COUNTS[online, window_s] = counted
+    queue requests priced per invocation as docs/lobby-push.md counts them). ``rule``: how
+    the seekers' counts are pushed (SEEKS_RULE)."""
+    global SEEKS_RULE
+    rule = rule or SEEKS_RULE
+    counted = PUSH_COUNTS.get((online, window_s, rule))
+    if counted is None:
+        kept, SEEKS_RULE = SEEKS_RULE, rule
+        try:
+            counted = count_pushes(online, window_s)
+        finally:
+            SEEKS_RULE = kept
+    PUSH_COUNTS[online, window_s, rule] = counted
     games_an_hour = SHARE["playing"] * 60 / BRIDGE_GAME_MIN
-    # Each game: its proposal added and taken, the game listed and unlisted; each session
-    # the online count moves twice (the request that made the change sends the message).
-    changes_an_hour = games_an_hour / 2 * 4 + 2 * SIGN_INS_AN_HOUR
+    # Each game begun by a proposal: it added and taken, the game listed and unlisted; by
+    # quick pairing: two seeks' hints, the waiter's retries sent ahead (two batch
+    # requests), the game listed and unlisted. Each session the online count moves twice
+    # (the request that made the change sends the message).
+    changes_an_hour = (games_an_hour / 2 * ((1 - SEEK_SHARE) * 4 + SEEK_SHARE * 6)
+                       + 2 * SIGN_INS_AN_HOUR)
     subscribers = counted["subscribers"]
     shard_units = 16 * max(1, math.ceil(subscribers * SUBSCRIBER_ROW_BYTES / 16 / 4096))
     list_units = (max(LISTED_ROOMS, math.ceil(counted["proposals"] * PROPOSAL_ROW_BYTES / 4096))
@@ -1251,7 +1268,13 @@ def push_an_hour(online: int, window_s: float) -> dict[str, float]:
                                                      "dynamodb read"] / 1000
                                                  * FANOUT_MEMORY_MB / 1024
                                                  * PRICE["lambda_gb_s_arm64"])
-              + counted["slid-in games an hour"] * PRICE["dynamodb_read_unit"])
+              + counted["slid-in games an hour"] * PRICE["dynamodb_read_unit"]
+              # the seekers' counts: a query a room looked at, LOBBY / SEEKS read and
+              # claimed, a delayed look sent
+              + (counted["seek rooms read an hour"] + counted["seek state reads an hour"])
+              * 0.5 * PRICE["dynamodb_read_unit"]
+              + counted["seek state writes an hour"] * PRICE["dynamodb_write_unit"]
+              + counted["seek markers an hour"] * PRICE["sqs_request"])
     return {
         "API GW messages": counted["frames per subscriber-hour"] * PRICE["apigw_message"],
         "fan-out (Lambda, reads, SQS)": hourly / subscribers,
@@ -1259,7 +1282,7 @@ def push_an_hour(online: int, window_s: float) -> dict[str, float]:
     }
 
 
-PUSH_COUNTS: dict[tuple[int, float], dict[str, float]] = {}
+PUSH_COUNTS: dict[tuple[int, float, str], dict[str, float]] = {}
 
 
 BRIDGE_GAME_MIN = 24.0  # replaced by the measured game length in main
@@ -1280,7 +1303,8 @@ def web_client_load() -> tuple[int, int]:
 
 
 def player_hour(client: str, online: int, actions: Mapping[str, Mapping[str, float]],
-                bridge_game: Mapping[str, float], window_s: float) -> dict[str, float]:
+                bridge_game: Mapping[str, float], window_s: float,
+                seeks_rule: str | None = None) -> dict[str, float]:
     """One player's hour online, by term (dollars)."""
     games_an_hour = SHARE["playing"] * 60 / BRIDGE_GAME_MIN
     terms: Counter[str] = Counter()
@@ -1295,7 +1319,7 @@ def player_hour(client: str, online: int, actions: Mapping[str, Mapping[str, flo
             terms[term] += games_an_hour / 2 * per_1000 / 1000
     terms["API GW connection min"] += 60 * PRICE["apigw_connection_minute"]
     if client == "push":
-        for term, dollars in push_an_hour(online, window_s).items():
+        for term, dollars in push_an_hour(online, window_s, seeks_rule).items():
             terms[term] += SHARE["lobby"] * dollars
     files, size = web_client_load()
     terms["CloudFront (the page)"] += SIGN_INS_AN_HOUR * (
@@ -1397,6 +1421,7 @@ def main() -> None:
           f"synthetic club)")
     hours: dict[tuple[str, int], dict[str, float]] = {}
     alternative: dict[int, float] = {}
+    each: dict[int, float] = {}
     for online in ONLINE:
         actions = club_actions(online)
         for client in ("polling", "push"):
@@ -1404,6 +1429,8 @@ def main() -> None:
                                                 window)
         alternative[online] = sum(player_hour("push", online, actions, rows["bridge"],
                                               ALTERNATIVE_WINDOW_S).values())
+        each[online] = sum(player_hour("push", online, actions, rows["bridge"], window,
+                                       "each").values())
     columns = [(c, n) for c in ("polling", "push") for n in ONLINE]
     every = sorted({t for h in hours.values() for t in h}, key=lambda t: -sum(
         h.get(t, 0) for h in hours.values()))
@@ -1418,16 +1445,30 @@ def main() -> None:
         print(f"  {client}: frames an hour " + ", ".join(
             f"{a} {n:.1f}" for a, n in sorted(frames.items(), key=lambda kv: -kv[1])))
     for online in ONLINE:
-        c = PUSH_COUNTS[online, window]
+        c = PUSH_COUNTS[online, window, SEEKS_RULE]
         print(f"  push at {online:,} online, counted: {c['subscribers']:,} subscribers, "
               f"{c['proposals']:,} open proposals, {c['live']:,} live games at the end; "
               f"frames per subscriber-hour {c['frames per subscriber-hour']:.0f}; fan-out "
               f"invocations an hour {c['invocations an hour']:,.0f}, of which reading "
               f"the lists {c['list reads an hour']:,.0f}")
+        b = PUSH_COUNTS[online, window, "each"]
+        print(f"    quick pairing ({SEEK_SHARE:.0%} of games): {c['seekers paired']:,.0f} "
+              f"seekers paired in {PUSH_SIM_S} s, {c['pairings at an arrival']:.0%} of "
+              f"the pairings as a seeker came (one fitting was waiting), the one who "
+              f"waited {c['wait median s']:.0f} s median, {c['wait p90 s']:.0f} s p90; "
+              f"{c['gave up']:,.0f} gave up "
+              f"after {SEEK_GIVE_UP_S} s alone; the counts pushed "
+              f"{c['seek pushes an hour']:,.0f} times an hour (on each change: "
+              f"{b['seek pushes an hour']:,.0f}; frames per subscriber-hour then "
+              f"{b['frames per subscriber-hour']:.0f})")
     push = [sum(hours["push", n].values()) for n in ONLINE]
     polling = sum(hours["polling", 1_000].values())
     print(f"  push, most over least across 100-10,000 online: {max(push) / min(push):.2f}x; "
           f"push over polling at 1,000 online: {push[1] / polling:.2f}")
+    before = list(each.values())
+    print("  push with the seekers' counts pushed on each change (the rule before): "
+          + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in each.items())
+          + f"; most over least {max(before) / min(before):.2f}x")
     other = list(alternative.values())
     print(f"  push with batches of {ALTERNATIVE_WINDOW_S:.0f} s instead: "
           + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in alternative.items())
