@@ -196,3 +196,25 @@ def _games(writes: Writes) -> list[Sequence[Write]]:
     """The transactions that dealt a game."""
     return [t for t in writes.committed
             if any(isinstance(w, Put) and w.key[1] == "STATE" for w in t)]
+
+
+def test_a_board_whose_try_ended_unknown_is_not_kept(
+        world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Catches: the board of a try that failed other than by losing its race (the
+    process stopped after the commit: the game may be dealt with it) kept for the next
+    pairing, which would deal the same board twice."""
+    monkeypatch.setattr(seeking, "_kept_boards", {})
+    ana, bob = world.join("ana"), world.join("bob")
+    assert ana.ask("seek", room="blitz")["type"] == "seek"
+    world.clock.advance(seeking.CROWD_MS)
+    writes = Writes(world.store)
+
+    def then(batch: Sequence[Write]) -> None:
+        raise SystemExit("killed between the commit and the answer")
+
+    writes.then = then
+    world.use_store(writes)
+    with pytest.raises(SystemExit):
+        bob.send("seek", room="blitz")
+    assert len(_games(writes)) == 1
+    assert not any(seeking._kept_boards.values())

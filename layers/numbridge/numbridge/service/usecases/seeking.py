@@ -188,6 +188,9 @@ def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
             return dataclasses.replace(told_pair(svc, pairing, replies), writes=[],
                                        remembered=True), mine
         return None, mine
+    except BaseException:
+        board = None  # a try whose outcome is unknown: its board may be a game's
+        raise
     finally:
         if board is not None:  # dealt for a pairing that lost its race: the next one's
             _keep_board(options, board)
