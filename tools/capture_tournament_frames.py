@@ -2,13 +2,14 @@
 client's Node tests (web/test/tournaments-frames.json, read by
 web/test/tournaments.test.js).
 
-The host makes a two-round Swiss with ``numbridge tournament create`` a few seconds
-ahead; ana, bob and dee join it (one has a bye each round; each game's blue resigns);
-cy subscribes to ``tournament:TID`` as a spectator. Kept: the ``tournaments`` lists
-(upcoming, then running and finished), cy's first page, every ``changes`` frame pushed
-to cy in order, the ``state`` frames of the games dealt (a view carries
-``tournament``), and the ``tournament`` page asked once it finished: the first page
-with the changes applied must agree with it. Then a one-minute arena, the same way.
+The host makes a two-round Swiss with ``numbridge tournament create``, and starts it
+(``numbridge tournament start``) once ana, bob and dee have joined it (one has a bye
+each round; each game's blue resigns); cy subscribes to ``tournament:TID`` as a
+spectator. Kept: the ``tournaments`` lists (upcoming, then running and finished), cy's
+first page, every ``changes`` frame pushed to cy in order, the ``state`` frames of the
+games dealt (a view carries ``tournament``), and the ``tournament`` page asked once it
+finished: the first page with the changes applied must agree with it. Then a one-minute
+arena, the same way.
 
     PYTHONPATH=layers/numbridge .venv/bin/python tools/capture_tournament_frames.py
 """
@@ -29,7 +30,6 @@ sys.path.insert(0, str(REPO / "tests" / "e2e"))
 from e2e_server import LocalServer  # noqa: E402
 
 OUT = REPO / "web" / "test" / "tournaments-frames.json"
-STARTS_IN_S = 4
 
 
 def create(server: LocalServer, *args: str) -> str:
@@ -37,6 +37,11 @@ def create(server: LocalServer, *args: str) -> str:
         [sys.executable, "-m", "numbridge", "tournament", "create", *args,
          *server.store_args()], check=True, capture_output=True, text=True)
     return done.stdout.strip().splitlines()[-1]
+
+
+def start(server: LocalServer, tournament: str) -> None:
+    subprocess.run([sys.executable, "-m", "numbridge", "tournament", "start", tournament,
+                    *server.store_args()], check=True, capture_output=True, text=True)
 
 
 def drained(player: Any, kind: str) -> list[dict[str, Any]]:
@@ -89,13 +94,15 @@ def main() -> None:
         server.start()
         try:
             tid = create(server, "--kind", "swiss", "--room", "bridge", "--rounds", "2",
-                         "--name", "Friday Swiss", "--starts", f"+{STARTS_IN_S}")
+                         "--name", "Friday Swiss", "--starts", "+3600")
             with server.player("ana") as ana, server.player("bob") as bob, \
                     server.player("dee") as dee, server.player("cy") as cy:
                 upcoming = cy.request("tournaments", status="upcoming")
                 for player in (ana, bob, dee):
                     player.request("join_tournament", tournament=tid)
+                time.sleep(1)  # the joins' pushes (count, standings) go before cy comes
                 first = cy.request("subscribe", topic=f"tournament:{tid}")
+                start(server, tid)
                 pushed: list[dict[str, Any]] = []
                 states: list[dict[str, Any]] = []
                 deadline = time.monotonic() + 90

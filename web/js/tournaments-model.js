@@ -14,7 +14,7 @@ export const KINDS = ['arena', 'swiss', 'round_robin'];
 export function emptyTournaments() {
   return {
     lists: { running: null, upcoming: null, finished: null }, // each {items, next} once answered
-    page: null, // {tournament, standings, next, firstNext, pairings}
+    page: null, // {tournament, standings, next, firstNext, pairings, you}
     names: {}, // TID -> name, from every list and page seen
     mine: {}, // TID -> true (joined here) | false (left here)
   };
@@ -82,16 +82,19 @@ export function fromPage(model, frame, further = false) {
   const rows = (Array.isArray(frame.standings) ? frame.standings : []).filter(isStanding);
   const next = typeof frame.next === 'string' ? frame.next : null;
   const pairings = (Array.isArray(frame.pairings) ? frame.pairings : []).filter(isPairing);
+  // The asking player's part (a server before `you`: null, and the table is asked instead).
+  const you = frame.you && typeof frame.you === 'object' && typeof frame.you.joined === 'boolean'
+    ? { joined: frame.you.joined, left: frame.you.left === true } : null;
   const old = model.page && model.page.tournament.id === t.id ? model.page : null;
   let page;
   if (further && old) {
     const known = new Set(old.standings.map((row) => row.player));
     page = {
-      ...old, tournament: t, pairings, next,
+      ...old, tournament: t, pairings, next, you: you || old.you,
       standings: [...old.standings, ...rows.filter((row) => !known.has(row.player))],
     };
   } else {
-    page = { tournament: t, standings: rows, next, firstNext: next, pairings };
+    page = { tournament: t, standings: rows, next, firstNext: next, pairings, you };
   }
   return { ...model, page, lists: placed(model.lists, t), names: named(model.names, [t]) };
 }
@@ -101,16 +104,23 @@ export function closed(model) {
   return model.page ? { ...model, page: null } : model;
 }
 
-/** Whether every game of the pairings shown is over (a round played out). */
-const roundOver = (pairings) => pairings.some((p) => typeof p.game === 'string')
-  && pairings.every((p) => typeof p.game !== 'string' || Object.hasOwn(p, 'winner'));
+/** A Swiss's or round robin's pairing (a game, or a bye) of `round` put on the page: added
+ * to the round shown, or the first of the next round (which then is the one shown). */
+function inRound(page, round, pairing) {
+  const t = page.tournament;
+  if (round < (t.round || 0)) return page; // a round already over: not shown
+  if (round > (t.round || 0)) return { ...page, tournament: { ...t, round }, pairings: [pairing] };
+  return { ...page, pairings: [...page.pairings, pairing] };
+}
 
 /**
  * One CHANGE applied to the page: `{page, ask}`, `ask` true when the page should be
  * asked for afresh because a change says something moved that only the page words —
- * the first round's pairings once it started, a Swiss or round robin's next round once
- * the last game of one ended (or a game paired that it does not list), an arena's player
- * paired who joined after the page came, the final table once it finished. A change of a kind this client does not know leaves it as it was.
+ * the tournament once it started (a round robin's rounds), the final table once it
+ * finished, or a change from a server that does not say enough (a Swiss's pairing
+ * without its round, a result of a game the page does not list). Every pairing and bye
+ * is pushed, and so are the count of players and the standings after a join or a leave.
+ * A change of a kind this client does not know leaves it as it was.
  */
 export function applyChange(page, change) {
   if (!page || !change || typeof change !== 'object') return { page, ask: false };
@@ -118,19 +128,26 @@ export function applyChange(page, change) {
   switch (change.kind) {
     case 'started':
       return { page: { ...page, tournament: { ...t, status: 'running' } }, ask: true };
-    case 'finished':
-      return { page: { ...page, tournament: { ...t, status: 'finished' } }, ask: true };
+    case 'finished': {
+      const cancelled = typeof change.cancelled === 'string' ? { cancelled: change.cancelled } : {};
+      return { page: { ...page, tournament: { ...t, status: 'finished', ...cancelled } }, ask: true };
+    }
+    case 'players':
+      if (!Number.isInteger(change.players)) return { page, ask: false };
+      return { page: { ...page, tournament: { ...t, players: change.players } }, ask: false };
     case 'paired': {
       if (typeof change.game !== 'string' || page.pairings.some((p) => p.game === change.game)) {
         return { page, ask: false };
       }
-      if (t.kind !== 'arena') return { page, ask: true }; // which round: the page says
       const pairing = { game: change.game, blue: change.blue, red: change.red };
-      // A player paired whom the whole table does not list joined after the page came
-      // (a join pushes nothing): where they stand, the page says.
-      const listed = new Set(page.standings.map((row) => row.player));
-      const newcomer = page.next === null && [change.blue, change.red].some((name) => !listed.has(name));
-      return { page: { ...page, pairings: [pairing, ...page.pairings] }, ask: newcomer };
+      if (t.kind === 'arena') return { page: { ...page, pairings: [pairing, ...page.pairings] }, ask: false };
+      if (!Number.isInteger(change.round)) return { page, ask: true }; // which round: the page says
+      return { page: inRound(page, change.round, { ...pairing, round: change.round }), ask: false };
+    }
+    case 'bye': {
+      if (!Number.isInteger(change.round) || typeof change.player !== 'string') return { page, ask: false };
+      if (page.pairings.some((p) => p.bye === change.player && p.round === change.round)) return { page, ask: false };
+      return { page: inRound(page, change.round, { round: change.round, bye: change.player }), ask: false };
     }
     case 'result': {
       if (typeof change.game !== 'string') return { page, ask: false };
@@ -138,7 +155,7 @@ export function applyChange(page, change) {
       if (!known) return { page, ask: t.kind !== 'arena' };
       const winner = change.winner === 'blue' || change.winner === 'red' ? change.winner : null;
       const pairings = page.pairings.map((p) => (p.game === change.game ? { ...p, winner } : p));
-      return { page: { ...page, pairings }, ask: t.kind !== 'arena' && roundOver(pairings) };
+      return { page: { ...page, pairings }, ask: false };
     }
     case 'standings': {
       if (!Array.isArray(change.standings)) return { page, ask: false };
@@ -177,14 +194,16 @@ export function markMine(model, tid, joined) {
 }
 
 /**
- * Whether `me` takes part in the tournament shown as `tid`: what they did here, else
- * whether the standings list them (a player who left stays in the table, so a page
- * cannot tell: a Leave that was not needed is answered `ack` all the same).
+ * Whether `me` takes part in the tournament shown as `tid`: what they did here, else what
+ * the page says (`you`: joined and not left), else — a server before `you` — whether the
+ * standings list them not withdrawn.
  */
 export function takesPart(model, tid, me) {
   if (Object.hasOwn(model.mine, tid)) return model.mine[tid];
   const page = model.page;
-  return Boolean(page && page.tournament.id === tid && me && page.standings.some((row) => row.player === me));
+  if (!page || page.tournament.id !== tid || !me) return false;
+  if (page.you) return page.you.joined && !page.you.left;
+  return page.standings.some((row) => row.player === me && row.withdrawn !== true);
 }
 
 /** Whether a player may join now: before it starts, or an arena while it runs. */

@@ -170,7 +170,8 @@ function join(app, tid) {
     if (answer.type !== 'ack') return;
     st.model = markMine(st.model, tid, true);
     toast(t('tournament.joined', { tournament: st.model.names[tid] || tid }), 'info');
-    if (st.shown === tid) askPage(app); // the players' count and the standings with the player in
+    // Subscribed, the count and the standings come pushed; else the page as it is now.
+    if (st.shown === tid && st.subscribed !== tid) askPage(app);
     renderTournaments(app);
   });
 }
@@ -181,7 +182,7 @@ function leave(app, tid) {
     if (answer.type !== 'ack') return;
     st.model = markMine(st.model, tid, false);
     toast(t('tournament.left', { tournament: st.model.names[tid] || tid }), 'info');
-    if (st.shown === tid) askPage(app);
+    if (st.shown === tid && st.subscribed !== tid) askPage(app);
     renderTournaments(app);
   });
 }
@@ -292,6 +293,9 @@ function whenOf(tour) {
   if (tour.status === 'running') {
     if (tour.kind === 'arena' && tour.ends_ms) return t('tournament.ends', { time: fmtMoment(tour.ends_ms) });
     if (tour.round && tour.rounds) return t('tournament.round', { round: tour.round, rounds: tour.rounds });
+  }
+  if (tour.status === 'finished' && ['by_host', 'too_few_players'].includes(tour.cancelled)) {
+    return t(`tournament.cancelled.${tour.cancelled}`);
   }
   return t('tournament.started', { time: fmtMoment(tour.starts_ms) });
 }
@@ -407,9 +411,13 @@ function standingsPart(app, page) {
     h('th', { scope: 'col', class: 'num' }, t('tournament.col_points')),
     h('th', { scope: 'col', class: 'num' }, t('tournament.col_games')),
     breaks ? h('th', { scope: 'col', class: 'num' }, t('tournament.col_tiebreaks')) : null);
-  const rows = page.standings.map((row) => h('tr', { class: row.player === me ? 'mine' : null, dataset: { player: row.player } },
+  const rows = page.standings.map((row) => h('tr', {
+    class: [row.player === me ? 'mine' : '', row.withdrawn ? 'withdrawn' : ''].filter(Boolean).join(' ') || null,
+    dataset: { player: row.player },
+  },
     h('td', { class: 'num' }, row.rank),
-    h('th', { scope: 'row' }, row.player),
+    h('th', { scope: 'row' }, row.player,
+      row.withdrawn ? h('span', { class: 'muted small withdrawn-mark' }, ' (', t('tournament.withdrawn'), ')') : null),
     h('td', { class: 'num score' }, points(row.score)),
     h('td', { class: 'num' }, row.games),
     breaks ? h('td', { class: 'num' }, (row.tiebreaks || []).map(points).join(' · ')) : null));

@@ -46,21 +46,27 @@ test('an arena followed from its first page by its changes alone ends as the ser
   asks.forEach((ask, k) => assert.equal(ask, kinds[k].includes('started') || kinds[k].includes('finished'), String(kinds[k])));
 });
 
-// Catches: a Swiss shown with no pairings for its rounds (the server pushes a round's
-// pairing in the page, not as changes) because nothing asked for the page again.
-test('a Swiss asks for its page afresh when it starts, when a round is played out and when it finishes', () => {
+// Catches: a Swiss whose rounds are shown only once the page is asked again (each pairing
+// and bye is pushed with its round), or the page asked for again after each round.
+test('a Swiss followed by its changes shows each round as pushed; the page is asked at its start and end only', () => {
   const { model, asks } = follow(SWISS.first, SWISS.pushed);
   const kinds = SWISS.pushed.map((f) => f.changes.map((c) => c.kind).join(','));
-  assert.deepEqual(kinds, ['started', 'standings', 'result', 'result,finished', 'standings']);
-  assert.deepEqual(asks, [true, false, true, true, false]);
+  assert.deepEqual(kinds, ['started,paired,bye', 'standings,players', 'result,paired,bye', 'result,finished', 'standings']);
+  assert.deepEqual(asks, [true, false, false, true, false]);
   assert.equal(model.page.tournament.status, 'finished');
+  assert.equal(model.page.tournament.round, 2); // the second round, from its pushed pairings
+  assert.deepEqual(model.page.pairings, SWISS.last.pairings); // before the page is asked
   assert.deepEqual(model.page.standings, SWISS.last.standings); // the final table, pushed
+  assert.equal(model.page.tournament.players, SWISS.last.tournament.players);
   const answered = fromPage(deepFreeze(model), SWISS.last);
   assert.deepEqual(answered.page.pairings, SWISS.last.pairings);
-  assert.equal(answered.page.tournament.round, 2);
+  assert.deepEqual(answered.page.you, { joined: false, left: false }); // cy watches
 });
 
-test('a round\'s last result asks for the next round; an earlier one does not', () => {
+// Catches: a Swiss shown with the last round's pairings after the next was paired (the
+// server pushes each pairing and bye with its round), or the page asked for again when
+// the pushes say it all.
+test('a Swiss\'s pairings and byes come with their round: the next round replaces the last', () => {
   const page = deepFreeze({
     tournament: { id: 't-1', kind: 'swiss', status: 'running', round: 1, rounds: 3 },
     standings: [], next: null, firstNext: null,
@@ -71,29 +77,41 @@ test('a round\'s last result asks for the next round; an earlier one does not', 
   assert.equal(one.ask, false);
   assert.equal(one.page.pairings[0].winner, 'blue');
   const two = applyChange(one.page, { kind: 'result', game: 'g-2', winner: null });
-  assert.equal(two.ask, true);
-  assert.equal(two.page.pairings[1].winner, null);
+  assert.equal(two.ask, false); // the next round comes pushed
   assert.equal(pairingState(two.page.pairings[1]), 'draw');
   assert.equal(pairingState(two.page.pairings[2]), 'bye');
   assert.equal(pairingState(page.pairings[0]), 'playing');
-  // A paired game of a round the page does not show: which round it is, the page says.
-  assert.equal(applyChange(two.page, { kind: 'paired', game: 'g-9', blue: 'a', red: 'c' }).ask, true);
+  const next = applyChange(two.page, { kind: 'paired', game: 'g-9', blue: 'a', red: 'c', round: 2 });
+  assert.equal(next.ask, false);
+  assert.equal(next.page.tournament.round, 2);
+  assert.deepEqual(next.page.pairings, [{ game: 'g-9', blue: 'a', red: 'c', round: 2 }]);
+  const bye = applyChange(next.page, { kind: 'bye', round: 2, player: 'd' });
+  assert.deepEqual(bye.page.pairings[1], { round: 2, bye: 'd' });
+  assert.equal(applyChange(bye.page, { kind: 'bye', round: 2, player: 'd' }).page, bye.page); // once
+  assert.equal(applyChange(bye.page, { kind: 'paired', game: 'g-0', blue: 'x', red: 'y', round: 1 }).page, bye.page);
+  // A server that does not say the round: which round it is, the page says.
+  assert.equal(applyChange(two.page, { kind: 'paired', game: 'g-8', blue: 'a', red: 'c' }).ask, true);
 });
 
-// Catches: an arena's table that never lists a player who joined after it was shown (a
-// join pushes nothing; their pairing is the first the page hears of them).
-test('an arena\'s pairing of a player the whole table does not list asks for the page', () => {
+// Catches: an arena's newest game not shown first, the count of players left as the page
+// had it after a join or a leave (pushed as `players`), a cancelled tournament not said so.
+test('an arena\'s pairing goes on top; the count of players and a cancellation come pushed', () => {
   const page = deepFreeze({
-    tournament: { id: 't-1', kind: 'arena', status: 'running' },
+    tournament: { id: 't-1', kind: 'arena', status: 'running', players: 1 },
     standings: [{ rank: 1, player: 'ana', score: 0, games: 0 }], next: null, firstNext: null, pairings: [],
   });
   const paired = applyChange(page, { kind: 'paired', game: 'g-1', blue: 'ana', red: 'bob' });
-  assert.equal(paired.ask, true);
+  assert.equal(paired.ask, false);
   assert.deepEqual(paired.page.pairings, [{ game: 'g-1', blue: 'ana', red: 'bob' }]);
-  const both = { ...page, standings: [...page.standings, { rank: 2, player: 'bob', score: 0, games: 0 }] };
-  assert.equal(applyChange(both, { kind: 'paired', game: 'g-2', blue: 'bob', red: 'ana' }).ask, false);
-  // A table of many pages: a player not on its first is no news.
-  assert.equal(applyChange({ ...page, next: '50.x' }, { kind: 'paired', game: 'g-3', blue: 'ana', red: 'cy' }).ask, false);
+  const more = applyChange(paired.page, { kind: 'paired', game: 'g-2', blue: 'bob', red: 'ana' });
+  assert.deepEqual(more.page.pairings.map((p) => p.game), ['g-2', 'g-1']);
+  const counted = applyChange(page, { kind: 'players', players: 2 });
+  assert.equal(counted.page.tournament.players, 2);
+  assert.equal(counted.ask, false);
+  const swiss = { ...page, tournament: { ...page.tournament, kind: 'swiss', status: 'upcoming' } };
+  const cancelled = applyChange(swiss, { kind: 'finished', cancelled: 'too_few_players' });
+  assert.equal(cancelled.page.tournament.status, 'finished');
+  assert.equal(cancelled.page.tournament.cancelled, 'too_few_players');
 });
 
 test('another topic\'s changes, and a change of an unknown kind, leave the model as it was', () => {
@@ -146,8 +164,16 @@ test('a further page of a list or of the standings is added below; a pushed firs
 });
 
 // Catches: Join offered to a player already in (or Leave to one who is not) after a reload.
-test('who takes part: what the player did here, else whether the standings list them', () => {
-  let model = fromPage(emptyTournaments(), SWISS.first);
+test('who takes part: what the player did here, else what the page says', () => {
+  const you = (joined, left) => ({ ...SWISS.first, you: { joined, left } });
+  assert.equal(takesPart(fromPage(emptyTournaments(), you(true, false)), SWISS.tournament, 'zoe'), true);
+  assert.equal(takesPart(fromPage(emptyTournaments(), you(true, true)), SWISS.tournament, 'ana'), false);
+  assert.equal(takesPart(fromPage(emptyTournaments(), you(false, false)), SWISS.tournament, 'ana'), false);
+  // A server before `you`: the standings, a withdrawn row not counted.
+  const older = { ...SWISS.first, you: undefined, standings: [{ rank: 1, player: 'ana', score: 0, games: 0 },
+    { rank: 2, player: 'bob', score: 0, games: 0, withdrawn: true }] };
+  let model = fromPage(emptyTournaments(), older);
+  assert.equal(takesPart(model, SWISS.tournament, 'bob'), false);
   assert.equal(takesPart(model, SWISS.tournament, 'ana'), true);
   assert.equal(takesPart(model, SWISS.tournament, 'zoe'), false);
   assert.equal(takesPart(model, 't-elsewhere', 'ana'), false);
