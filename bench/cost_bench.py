@@ -1057,8 +1057,18 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
     def circle_of(circle: list[tuple[int, str]]) -> Circle:
         return Circle(tuple(k for _, k in circle), tuple(p for p, _ in circle))
 
+    # Each proposal's player, one of the lobby's (a subscriber): the end of one's own
+    # proposal reaches its player wherever the circle puts it (lobby_pages.shown).
+    players = {key: f"player-{key[1:]}" for key in starts}
+    owners: dict[str, str] = {}
+
+    def propose() -> str:
+        pid = add(proposals, "p")
+        owners[pid] = players[keys[rng.randrange(len(keys))]]
+        return pid
+
     for _ in range(round(online * SHARE["lobby"] * PROPOSING)):
-        add(proposals, "p")
+        propose()
     for _ in range(round(online * SHARE["playing"] / 2)):
         ends[add(live, "g")] = rng.uniform(0, 1.5 * game_s)
     counted = online
@@ -1094,7 +1104,7 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
         added_l: set[str] = set()
         gone_l: set[str] = set()
         for _ in range(poisson(rate * (1 - SEEK_SHARE) * window_s)):  # proposals made
-            added_p.add(add(proposals, "p"))
+            added_p.add(propose())
         # proposals taken, from a taker's page
         for _ in range(poisson(rate * (1 - SEEK_SHARE) * window_s)):
             if not proposals:
@@ -1132,10 +1142,10 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
                                                         - s.since_ms) // STEP_MS
                    for s in seekers):
                 retried = True
-                for a, b in pair_all(seekers, now_ms):
-                    seekers.remove(a)
-                    seekers.remove(b)
-                    waits.append(now_ms - min(a.since_ms, b.since_ms))
+                for one, other in pair_all(seekers, now_ms):
+                    seekers.remove(one)
+                    seekers.remove(other)
+                    waits.append(now_ms - min(one.since_ms, other.since_ms))
                     hinted.add(room)
                     seek_game(now)
             for s in [s for s in seekers if now_ms - s.since_ms >= SEEK_GIVE_UP_S * 1000]:
@@ -1161,7 +1171,9 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
                 continue
             listed = True
             slid: set[str] = set()
-            for key, moved in scoped(before, after, changed, starts, PAGE).items():
+            mine = {} if games else {"owners": owners, "players": players}
+            for key, moved in scoped(before, after, changed, starts, PAGE,
+                                     **mine).items():
                 told.add(key)
                 slid.update(i for i in moved.entered if i not in added)
             if games:  # a game that slides in is listed with its version: a read each
@@ -1465,10 +1477,10 @@ def main() -> None:
     polling = sum(hours["polling", 1_000].values())
     print(f"  push, most over least across 100-10,000 online: {max(push) / min(push):.2f}x; "
           f"push over polling at 1,000 online: {push[1] / polling:.2f}")
-    before = list(each.values())
+    every_change = list(each.values())
     print("  push with the seekers' counts pushed on each change (the rule before): "
           + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in each.items())
-          + f"; most over least {max(before) / min(before):.2f}x")
+          + f"; most over least {max(every_change) / min(every_change):.2f}x")
     other = list(alternative.values())
     print(f"  push with batches of {ALTERNATIVE_WINDOW_S:.0f} s instead: "
           + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in alternative.items())
