@@ -104,6 +104,7 @@ def test_defaults_in_the_domains_room(rooms: Rooms) -> None:
         "highlighting": True,
         "rated": True,
         "grades": None,
+        "tournament": None,
     }
 
 
@@ -123,6 +124,7 @@ def test_every_choice_is_carried_over(rooms: Rooms) -> None:
         "highlighting": False,
         "rated": False,
         "grades": None,
+        "tournament": None,
     }
 
 
@@ -221,6 +223,7 @@ def test_study_room_plays_each_variant_as_its_room(rooms: Rooms) -> None:
         "highlighting": True,
         "rated": True,
         "grades": None,
+        "tournament": None,
     }
     assert options(study, variant="domains", clues=22)["clues"] == 22
     assert "between 26 and 34 for bridge in room 'study'" in rejection(
