@@ -4,6 +4,7 @@ by two steps at once, the standings read best first from the index."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -164,3 +165,25 @@ def test_the_standings_are_read_best_first_from_the_index(store: Store) -> None:
                                 final_rank=rank, item=me.item).put_write(tid)])
     assert [i["player"] for i in found.standings(tid).items] == [
         "bob", "eli", "cy", "ann", "dee"]
+
+
+def test_why_a_tournament_was_cancelled_and_its_count_s_shards_read_back(store: Store) -> None:
+    """Catches the reason a tournament finished unplayed lost on the way through a store
+    (or one cancelled before the reason was stored read as played), and a count's shards
+    read back other than written (a moved club's count would then be wrong)."""
+    found = Tournaments(store)
+    tid = create_tournament(store, lambda: NOW, kind="swiss", room="blitz", starts_ms=NOW,
+                            rounds=3)
+    t = found.get(tid)
+    assert t is not None and t.cancelled is None and "cancelled" not in t.public()
+    store.transact([dataclasses.replace(t, status="finished",
+                                        cancelled="too_few_players").put_write(t)])
+    again = found.get(tid)
+    assert again is not None and again.public()["cancelled"] == "too_few_players"
+    older = {**again.to_item(), "cancelled": True}  # as the host's cancel stored it before
+    store.put(older)
+    assert found.get(tid).cancelled == "by_host"  # type: ignore[union-attr]
+    store.transact([found.count_write(tid, "ann", 1), Tournaments.count_put(tid, 7, 5)])
+    shards = found.count_shards(tid)
+    assert sum(shards.values()) == 6 and shards[7] >= 5
+    assert found.counted([tid]) == {tid: 6}
