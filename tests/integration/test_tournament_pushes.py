@@ -145,3 +145,25 @@ def test_a_swiss_or_round_robin_of_one_player_is_cancelled_not_run(
     assert page["tournament"]["players"] == 1
     listed = eve.ask("tournaments", status="finished")["tournaments"]
     assert [x.get("cancelled") for x in listed] == ["too_few_players"]
+
+
+def test_a_swiss_whose_first_round_finds_one_player_connected_is_cancelled(
+        world: World) -> None:
+    """Catches a Swiss of two joined players, one gone by the start, that 'finishes'
+    with an empty first round as if played (and withdraws the absent one), instead of
+    being cancelled for too few players."""
+    steps = Steps(world)
+    tid = create_tournament(world.store, world.clock, kind="swiss", room="blitz",
+                            starts_ms=world.clock() + 60_000, rounds=3, rated=False)
+    ann, bob = world.join("ann"), world.join("bob")
+    for conn in (ann, bob):
+        assert conn.ask("join_tournament", tournament=tid)["type"] == "ack"
+    steps.drain()
+    bob.close()
+    world.clock.advance(60_000)
+    steps.sweep()
+    t = Tournaments(world.store).get(tid)
+    assert t is not None and (t.status, t.round, t.cancelled) == (
+        "finished", 0, "too_few_players")
+    assert Tournaments(world.store).round_plan(tid, 1) is None
+    assert all(p.active for p in Tournaments(world.store).all_players(tid))
