@@ -186,7 +186,15 @@ def grade(blocks: str, givens: str) -> Reading:
     position = Position(blocks, givens)
     grid = position.grid
     masks = position.masks(None)
-    for reading in LOGIC:
+    rungs = LOGIC
+    held = _singles_for(blocks).closure(masks)
+    if held is not None and not all(m & (m - 1) == 0 for m in held):
+        # Singles by propagation (the hidden_single rung's fixpoint, in C) leave cells
+        # open, so naked singles alone would too: go on from there. (Filled, or a
+        # contradiction: the rungs from the board below, as a review climbs them.)
+        masks = position._masks["hidden_single"] = held
+        rungs = LOGIC[2:]
+    for reading in rungs:
         # Each rung goes on from the fixpoint of the one below (a review's Position
         # starts each from the board): the rules only strike candidates, each strike
         # sound and still allowed once more is struck, so the fixpoint is the same, and
@@ -262,6 +270,9 @@ class _Singles:
         weakref.finalize(self, pysolvers.cadical153_del, handle, None)
         add = pysolvers.cadical153_add_cl
         self._propagate = pysolvers.cadical153_propagate
+        # Per variable (index c*N + d): its cell, and its cell's digits but d.
+        self._cell_of = [0, *(v // n for v in range(n**3))]
+        self._keep = [0, *(self.full & ~(1 << (v % n)) for v in range(n**3))]
         groups = [[c * n + d for d in range(1, n + 1)] for c in range(n * n)]
         groups += [[c * n + d for c in unit] for unit in grid.units for d in range(1, n + 1)]
         for lits in groups:
@@ -289,6 +300,20 @@ class _Singles:
                 struck.append(-(c * n + b.bit_length()))
         settled.extend(struck)
         return settled
+
+    def closure(self, masks: Sequence[int]) -> list[int] | None:
+        """The candidate sets after naked and hidden singles from ``masks`` (what
+        ``deduce`` gives with those two), None on a contradiction."""
+        with self.lock:
+            ok, implied = self._propagate(self._handle, self.assumptions(masks), 0, 0)
+        if not ok:
+            return None
+        out = [self.full] * len(masks)
+        cell_of, keep = self._cell_of, self._keep
+        for x in implied:
+            if x < 0:
+                out[cell_of[-x]] &= keep[-x]
+        return out
 
     def refutes(self, known: list[int], cell: int, b: int) -> bool:
         """Whether digit ``b`` (a bit) at ``cell``, on top of ``known``
