@@ -8,7 +8,10 @@ commits by itself (``seek``: a pairing lost to another seeker tries the next
 fit) puts the receipt (:meth:`Once.answered`) in each of its transactions and
 says so (``Outcome.remembered``). Only after the commit are
 timers sent; a timer that fails to send is logged and left to the sweep, and
-never turns a committed change into an error.
+never turns a committed change into an error. What may deal a player's next game (a
+tournament's step) waits until the outcome's frames are posted (:func:`after_pushes`,
+called by ``delivery.deliver``): the ended game's last frames reach the players
+before the next game's ``state``.
 """
 
 from __future__ import annotations
@@ -136,11 +139,10 @@ def settle(svc: Services, decide: Callable[[], Outcome], once: Once | None = Non
 
 
 def follow_up(svc: Services, outcome: Outcome) -> None:
-    """After the commit: arm the timers, wake the bots, tell the lobby, wake the
-    tournaments whose game finished, hand finished games to the coach. A failure here
-    is repaired by the sweep (a timer, a tournament's step) or by the watchdog timer (a
-    bot turn); a lobby change not told is seen by the next subscriber's page; a review
-    not sent leaves its game without one."""
+    """After the commit, before the outcome's frames are posted: arm the timers, wake
+    the bots, tell the lobby. A failure here is repaired by the sweep (a timer) or by the
+    watchdog timer (a bot turn); a lobby change not told is seen by the next
+    subscriber's page."""
     now = svc.clock()
     hints = [*outcome.lobby, *lobby_hints(outcome.writes)]
     try:
@@ -165,6 +167,15 @@ def follow_up(svc: Services, outcome: Outcome) -> None:
             count("BotTurnSendFailures")
             logger.exception("bot turn not sent; its watchdog timer will send it again",
                              extra={"game": turn.game, "v": turn.v})
+
+
+def after_pushes(svc: Services, outcome: Outcome) -> None:
+    """After the outcome's frames are posted (``delivery.deliver``): wake the tournaments
+    whose game finished or whose roster changed, hand finished games to the coach. A step
+    may pair the players again at once (``numbridge serve`` runs it on another thread,
+    AWS in another function): sent before the posts, the next game's ``state`` could
+    reach a player ahead of the ended game's last frames. A step not sent is taken by the
+    sweep; a review not sent leaves its game without one."""
     for tournament_id, game_id in [*outcome.steps, *tournament_games(outcome.writes)]:
         try:
             # No game: a player joined or left (``Outcome.steps``)

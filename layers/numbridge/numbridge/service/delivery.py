@@ -7,6 +7,9 @@ with a state at least this new). Everything is posted at once
 change stands, and clients catch up by ``v`` (``sync``). A connection that asked
 for batched events gets each game's run of events as one ``events`` frame.
 
+Then what must come after the frames (``commit.after_pushes``): a tournament's step,
+which may deal the players' next game, and the review of a finished game.
+
 Nothing is posted to a connection whose token has expired (its items keep the
 token's expiry): it is closed instead (``service.expiry``).
 """
@@ -18,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from numbridge.protocol.batching import batched
+from numbridge.service.commit import after_pushes
 from numbridge.service.context import Services
 from numbridge.service.expiry import reachable
 from numbridge.service.observability import count, logger
@@ -43,6 +47,7 @@ def deliver(svc: Services, outcome: Outcome) -> None:
     for connection_id in batching:
         frames_for[connection_id] = batched(frames_for[connection_id])
     svc.notifier.post_all(frames_for)
+    after_pushes(svc, outcome)
 
 
 def _whom(connections_of: Callable[[str], list[Receiver]], key: str) -> list[Receiver]:
