@@ -35,7 +35,9 @@ by swapping partners with a pair made). If that leaves more than one over, the b
 alone is paired exactly when it can be; whoever is still left floats on down. When the
 last bracket cannot be paired it is paired again exactly (absolute colours kept)
 together with the brackets above it, one more at a time — FIDE's re-pairing of the
-previous bracket — and the whole field exactly at worst. Last, two pairs are re-paired
+previous bracket — while they number at most WIDEST; beyond that, only with the pairs
+made nearest them (at most WIDEST players in all), so that no round of a large field
+waits on a matching of the whole of it. Last, two pairs are re-paired
 while that floats fewer players, or less far. On large fields criteria 0 to 3 hold pair
 for pair (no swap of two pairs improves them: the tests' checker verifies it) rather
 than over the whole field at once.
@@ -64,6 +66,10 @@ __all__ = ["BadEntrants", "Entrant", "NoPairing", "Round", "allocate_colours", "
 # Up to this many players a round is one exact matching (about 0.2 s at 96); above, the
 # Dutch procedure bracket by bracket.
 EXACT_UP_TO = 96
+# No exact matching on the Dutch path takes more players than this (about 0.5 s at 200):
+# one of the whole of 1,000 players takes over a minute, past the tournament function's
+# 29 s, and a step that always times out would leave the round unpaired for good.
+WIDEST = 2 * EXACT_UP_TO
 
 
 class NoPairing(Exception):
@@ -273,7 +279,7 @@ def _dutch(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no: i
     and the players floating into it (MDPs), paired first. Whoever a bracket cannot
     pair floats on down. When the last bracket cannot be paired, it is paired again
     exactly together with the brackets above it, one more at a time (FIDE's re-pairing
-    of the previous bracket); the whole field at worst."""
+    of the previous bracket), at most WIDEST players; beyond, :func:`_repair_near`."""
     bye: Entrant | None = None
     rest = ranked
     if len(ranked) % 2:
@@ -297,6 +303,10 @@ def _dutch(ranked: list[Entrant], played: dict[str, frozenset[str]], round_no: i
     while carry:  # the last bracket left players over: widen upwards
         window = sorted({p.name: p for ps in entered[top:] for p in ps}.values(),
                         key=rank_key)
+        if len(window) > WIDEST:  # too many to re-pair at once: only the pairs nearest
+            flat = [p for pairs in made for p in pairs]
+            return _swap_floats(ranked, _repair_near(flat, carry, played, round_no),
+                                played), bye
         try:
             pairs, _ = _matching(window, played, round_no, None, strict=True)
         except NoPairing:
@@ -328,7 +338,8 @@ def _bracket(floaters: list[Entrant], residents: list[Entrant],
         members.remove(mate)
         pairs.append((mdp, mate))
     left += _pair_bracket(members, played, pairs)
-    if len(left) > 1:
+    # A bracket too big to match at once lets its leftovers float (bounded, as above).
+    if len(left) > 1 and len(floaters) + len(residents) <= WIDEST:
         everyone = sorted(floaters + residents, key=rank_key)
         spare: Literal["float"] | None = "float" if len(everyone) % 2 else None
         try:
@@ -337,6 +348,33 @@ def _bracket(floaters: list[Entrant], residents: list[Entrant],
             return pairs, sorted(left, key=rank_key)
         return exact, [floater] if floater else []
     return pairs, left
+
+
+def _repair_near(made: Pairs, carry: list[Entrant], played: dict[str, frozenset[str]],
+                 round_no: int) -> Pairs:
+    """Pair ``carry`` (whom no bracket could pair) when the brackets above them are too
+    many to re-pair exactly: the carry and the players of the pairs made nearest them
+    (those with someone the carry has not met first, then the lowest brackets first) are
+    re-paired exactly, at most :data:`WIDEST` of them, the window doubling until it
+    pairs with the absolute colours kept, else with them relaxed at its widest. Criterion
+    0 always holds; the others hold inside the window. :class:`NoPairing` if even the
+    widest window cannot pair them (a carry that has met nearly all of its neighbours)."""
+    nearest = list(reversed(range(len(made))))
+    met = frozenset().union(*(played[c.name] for c in carry))
+    nearest.sort(key=lambda k: all(p.name in met for p in made[k]))  # stable: lowest first
+    sizes = [s for s in (16, 32, 64, 128) if s < WIDEST] + [WIDEST]
+    tries = [(size, True) for size in sizes] + [(WIDEST, False)]
+    for size, strict in tries:
+        room = max(size - len(carry), len(carry)) // 2  # whole pairs, at least one each
+        taken = set(nearest[:room])
+        window = sorted(carry + [p for k in taken for p in made[k]], key=rank_key)
+        try:
+            pairs, _ = _matching(window, played, round_no, None, strict=strict)
+        except NoPairing:
+            continue
+        return [pair for k, pair in enumerate(made) if k not in taken] + pairs
+    raise NoPairing(f"round {round_no}: {len(carry)} players could not be paired near "
+                    "their score group")
 
 
 def _swap_floats(ranked: list[Entrant], pairs: Pairs, played: dict[str, frozenset[str]]
