@@ -10,7 +10,9 @@ Graded: the same deal asked for a range of grades (a room's ``grades``, or a
 proposal's ``grade``), the dealer dealing again until a board fits, beside the
 same setting ungraded (``BENCH_GRADED=0`` leaves them out). Target: p99 at most
 twice the ungraded p99 at the same clue count (printed for wall time, and for the
-thread's CPU time, which other processes on a shared machine do not stretch).
+thread's CPU time, which other processes on a shared machine do not stretch), and
+the CPU time of grading the board dealt (the coach's share of a graded deal; a deal
+may grade more than one board when one comes off grade).
 
 Count: ``count_solutions`` on the 1000 17-clue sudokus of tests/data/sudoku17.txt
 (a 9x9 regular board is a classic sudoku in row-major order), start-up and solver
@@ -84,6 +86,7 @@ def bench_deal() -> None:
         print(row(name, times, 1000) + f"   (first deal {first * 1000:.1f})", flush=True)
 
 def bench_graded() -> None:
+    from numbridge.coach import grade
     from numbridge.puzzles import deal_board
     from numbridge.rules.seats import GRADES
 
@@ -95,7 +98,7 @@ def bench_graded() -> None:
         span = GRADES[GRADES.index(asked[0]):GRADES.index(asked[-1]) + 1]
         deal_board(size, kind, clues, rng)  # type: ignore[arg-type]
         plain, graded = [], []
-        plain_cpu, graded_cpu = [], []
+        plain_cpu, graded_cpu, grading_cpu = [], [], []
         # Interleaved, so both see the same machine load.
         for _ in range(DEALS):
             started, cpu = time.perf_counter(), time.thread_time()
@@ -107,6 +110,9 @@ def bench_graded() -> None:
             graded.append(time.perf_counter() - started)
             graded_cpu.append(time.thread_time() - cpu)
             assert board.grade in span
+            cpu = time.thread_time()
+            grade(board.blocks, board.givens)  # the coach's share: the board dealt, again
+            grading_cpu.append(time.thread_time() - cpu)
         name = f"{size}x{size} {kind} {clues}"
         ratio = percentile(graded, 0.99) / percentile(plain, 0.99)
         # The same ratio in this thread's CPU time: on a shared machine the wall clock's
@@ -115,6 +121,10 @@ def bench_graded() -> None:
         print(row(name + " any", plain, 1000))
         print(row(f"  {'..'.join(dict.fromkeys((asked[0], asked[-1])))}"[:26], graded, 1000)
               + f"   (p99 x{ratio:.2f}, cpu x{cpu_ratio:.2f})", flush=True)
+        grading = [t * 1000 for t in grading_cpu]
+        print(f"    grading the board dealt (cpu): median {statistics.median(grading):.2f}, "
+              f"p99 {percentile(grading, 0.99):.2f} ms; the graded deal's cpu: median "
+              f"{statistics.median(graded_cpu) * 1000:.2f}", flush=True)
 
 
 def bench_count() -> None:
