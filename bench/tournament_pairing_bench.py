@@ -9,7 +9,10 @@
 - **the exact matching alone on 200 players** (what a large field costs on a round where
   the greedy Dutch procedure cannot prove its result, a rare case);
 - **arena**: ``arena_pairs`` for 64 waiting players (exact matching) and 1,000 (rank
-  neighbours and swaps), each with random histories.
+  neighbours and swaps), each with random histories;
+- **worst cases**: 1,000 waiting arena players whose last games were all against their
+  rank neighbours, and a 1,000-player Swiss round whose last bracket's four have all
+  met (the bounded re-pairing).
 
 Times are CPU (``time.process_time``), so other processes' load counts little; the
 machine's speed at the time is printed beside them (bench.measure).
@@ -74,6 +77,25 @@ def arena_field(n: int, rng: random.Random) -> list[arena.ArenaPlayer]:
     return out
 
 
+def neighbours_met(n: int) -> list[arena.ArenaPlayer]:
+    """n free players, each having just drawn with their rank neighbour: every pairing of
+    neighbours is a rematch to swap away."""
+    return [arena.ArenaPlayer(f"a{i:04d}", 2500 - i, (Played(
+        f"a{i + 1 if i % 2 == 0 else i - 1:04d}", "blue" if i % 2 == 0 else "red", "draw"),),
+        i) for i in range(n)]
+
+
+def stuck_swiss(n: int) -> list[swiss.Entrant]:
+    """n - 4 players on three wins and four below them who have all met each other."""
+    top = [swiss.Entrant(f"p{i:04d}", 1500 + i % 300, tuple(
+        Played(f"gone{i}_{r}", "blue" if (i + r) % 2 else "red", "win") for r in range(3)))
+        for i in range(n - 4)]
+    four = [f"z{k}" for k in range(4)]
+    return top + [swiss.Entrant(z, 1400, tuple(
+        Played(o, "blue" if (k + r) % 2 else "red", "draw")
+        for r, o in enumerate(o for o in four if o != z))) for k, z in enumerate(four)]
+
+
 def row(label: str, samples: list[float]) -> None:
     print(f"{label:52} {len(samples):>5} {statistics.median(samples):>9.1f} "
           f"{percentile(samples, 0.9):>9.1f} {max(samples):>9.1f}")
@@ -100,6 +122,12 @@ def main(argv: list[str] | None = None) -> None:
         fields = [arena_field(n, random.Random(s)) for s in range(5)]
         samples = [timed(lambda f=f: arena.arena_pairs(f))[1] for f in fields]
         row(f"arena_pairs, {n} waiting", samples)
+    # The worst cases found in review: once 24 s and 89 s of CPU, past the tournament
+    # function's 29 s.
+    row("arena_pairs, 1000 waiting, all last met neighbours",
+        [timed(lambda: arena.arena_pairs(neighbours_met(1000)))[1]])
+    row("Swiss round, 1000 players, last 4 all met (bounded)",
+        [timed(lambda: swiss.pair_swiss(stuck_swiss(1000), 4))[1]])
 
 
 if __name__ == "__main__":
