@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Literal
 
 from numbridge.bot.grid import Grid, bit, grid_for, only_digit
@@ -187,13 +187,21 @@ def grade(blocks: str, givens: str) -> Reading:
     grid = position.grid
     masks = position.masks(None)
     rungs = LOGIC
-    held = _singles_for(blocks).closure(masks)
-    if held is not None and not all(m & (m - 1) == 0 for m in held):
-        # Singles by propagation (the hidden_single rung's fixpoint, in C) leave cells
-        # open, so naked singles alone would too: go on from there. (Filled, or a
-        # contradiction: the rungs from the board below, as a review climbs them.)
-        masks = position._masks["hidden_single"] = held
-        rungs = LOGIC[2:]
+    naked = deduce(grid, masks, _TECHNIQUES["naked_single"])
+    if naked is not None:
+        position._masks["naked_single"] = masks = naked
+        if all(m & (m - 1) == 0 for m in naked):
+            return "naked_single"
+        rungs = LOGIC[1:]
+        singles = _singles_for(blocks)
+        held = singles.closure(masks) if isinstance(singles, _Singles) else None
+        if held is not None:
+            # The hidden_single rung's fixpoint by propagation, in C (a contradiction is
+            # left to that rung's deduction below, which says so as before).
+            position._masks["hidden_single"] = masks = held
+            if all(m & (m - 1) == 0 for m in held):
+                return "hidden_single"
+            rungs = LOGIC[2:]
     for reading in rungs:
         # Each rung goes on from the fixpoint of the one below (a review's Position
         # starts each from the board): the rules only strike candidates, each strike
@@ -324,6 +332,56 @@ class _Singles:
         return not ok
 
 
-@lru_cache(maxsize=8)
-def _singles_for(blocks: str) -> _Singles:
-    return _Singles(grid_for(blocks))
+class _LoopSingles:
+    """The same trials by the Python singles loop, for a layout whose solver is not
+    built (yet): building one costs a few milliseconds, more than a board's trials, and
+    an irregular deal's layout is new every time."""
+
+    def __init__(self, grid: Grid) -> None:
+        self.grid = grid
+
+    def assumptions(self, masks: Sequence[int]) -> list[int]:
+        return list(masks)
+
+    def refutes(self, known: list[int], cell: int, b: int) -> bool:
+        trial = list(known)
+        trial[cell] = b
+        return deduce(self.grid, trial, _TRIAL) is None
+
+
+# A layout's solver is built on its BUILD_AFTER-th grading or review question (a
+# regular layout's at once, almost; a game's layout during its review), and kept
+# among the SOLVERS last used. Which one answers changes no answer, only its speed.
+BUILD_AFTER = 3
+SOLVERS = 8
+_solvers: OrderedDict[str, _Singles] = OrderedDict()
+_asked: dict[str, int] = {}
+_solvers_lock = threading.Lock()
+
+
+def _singles_for(blocks: str) -> _Singles | _LoopSingles:
+    with _solvers_lock:
+        found = _solvers.get(blocks)
+        if found is not None:
+            _solvers.move_to_end(blocks)
+            return found
+        if len(_asked) > 4096:
+            _asked.clear()  # one-off layouts (irregular deals) are never asked again
+        asked = _asked[blocks] = _asked.get(blocks, 0) + 1
+    if asked < BUILD_AFTER:
+        return _LoopSingles(grid_for(blocks))
+    made = _Singles(grid_for(blocks))
+    with _solvers_lock:
+        _asked.pop(blocks, None)
+        _solvers[blocks] = made
+        while len(_solvers) > SOLVERS:
+            _solvers.popitem(last=False)
+    return made
+
+
+def _built_singles(blocks: str) -> _Singles:
+    """The layout's solver, built now if it is not (for tests and benchmarks)."""
+    found = _singles_for(blocks)
+    while not isinstance(found, _Singles):
+        found = _singles_for(blocks)
+    return found
