@@ -10,6 +10,7 @@ from typing import Any
 from harness import Conn, World
 from numbridge.caps import CHALLENGES_LISTED
 from numbridge.club.lobby_pages import SEEKS_EVERY_MS
+from numbridge.service.aws.notifier import CONNECTING_MS
 from players import current
 
 
@@ -373,6 +374,7 @@ def test_a_subscriber_gone_without_disconnect_is_pruned_by_its_first_post(
     """Catches: a 410 from a vanished subscriber leaving its subscription (and seek) to be
     posted to at every change."""
     gone = subscribed(world, "wes")
+    world.clock.advance(CONNECTING_MS)  # long open: not one still connecting
     assert gone.ask("seek", room="blitz")["type"] == "seek"
     world.api.open.discard(gone.id)  # vanished: API Gateway answers 410
     world.join("ana").ask("propose", room="blitz")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from harness import Conn, World
 from numbridge import rules
+from numbridge.service.aws.notifier import CONNECTING_MS
 from numbridge.service.usecases import play as play_module
 from players import choose, current, first_moves, start_game
 from testkit.sudoku import peers
@@ -187,8 +188,9 @@ def test_sync_without_v_or_from_too_far_back_sends_the_whole_view(world: World) 
 
 
 def test_a_post_to_a_gone_connection_removes_that_connection_only(world: World) -> None:
-    ana, bob, game = two_players(world)
     old_phone = world.join("bob")
+    world.clock.advance(CONNECTING_MS)  # long open: not one still connecting
+    ana, bob, game = two_players(world)
     world.api.open.discard(old_phone.id)  # the phone went away without a $disconnect
     assert ana.ask("exchange", game=game)["type"] == "ack"
     assert world.svc.connections.player_of(old_phone.id) is None

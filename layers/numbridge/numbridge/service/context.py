@@ -138,7 +138,7 @@ class Services:
     @cached_property
     def notifier(self) -> Notifier:
         return Notifier(self.management, self.connections, self.posts_at_once,
-                        on_removed=self._removed)
+                        on_removed=self._removed, clock=self.clock)
 
     def _removed(self, removed: Removed) -> None:
         """A connection a post found gone: its seek ended with it (the lobby's count)."""

@@ -1,16 +1,23 @@
 """Posting frames to connections through the API Gateway management API.
 
 A post to a gone connection (410, ``GoneException``) forgets *that* connection
-(and its watches); it never touches the sender's. ``close`` ends a connection
-(``DeleteConnection``: one whose token has expired) and forgets it. Many connections are posted
-to at once (a game's watchers may be many): a small thread pool, each
-connection's own frames still in order.
+(and its watches); it never touches the sender's. API Gateway answers 410 as well to a
+connection still connecting (its ``$connect`` has written its item and not returned, or
+the handshake has not completed): one that connected less than :data:`CONNECTING_MS`
+ago loses the frame but is not forgotten, or its first request would be answered
+``unauthorized`` (after a restart every client reconnects at once, and each
+``$connect`` tells the player's opponents, whose new connections are in that window).
+
+``close`` ends a connection (``DeleteConnection``: one whose token has expired) and
+forgets it. Many connections are posted to at once (a game's watchers may be many): a
+small thread pool, each connection's own frames still in order.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,6 +32,10 @@ CONCURRENT_POSTS = 16
 # The lobby's fan-out posts one frame to every subscriber: at ~20 ms a post, 16 at once
 # is 800 a second; 64 tell 2,000 subscribers in well under a second (docs/lobby-push.md).
 FANOUT_POSTS = 64
+
+# A connection younger than this may still be connecting: API Gateway's integration
+# timeout (29 s) bounds its $connect.
+CONNECTING_MS = 30_000
 
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pool_lock = threading.Lock()
@@ -41,10 +52,12 @@ def _shared_pool(size: int = CONCURRENT_POSTS) -> ThreadPoolExecutor:
 
 class Notifier:
     def __init__(self, client: Any, connections: Connections, at_once: bool = True,
-                 on_removed: Callable[[Removed], None] | None = None) -> None:
+                 on_removed: Callable[[Removed], None] | None = None,
+                 clock: Callable[[], int] | None = None) -> None:
         self.client = client
         self.connections = connections
         self.at_once = at_once
+        self.clock = clock or (lambda: time.time_ns() // 1_000_000)
         # Told what a gone connection took with it (a seek: the lobby's count moved).
         self.on_removed = on_removed
 
@@ -59,6 +72,10 @@ class Notifier:
             except ClientError as exc:
                 code = exc.response.get("Error", {}).get("Code", "")
                 if code in {"GoneException", "410"}:
+                    if self._connecting(connection_id):
+                        logger.info("post to a connection still connecting dropped",
+                                    extra={"connection": connection_id})
+                        return False
                     logger.info("stale connection removed", extra={"connection": connection_id})
                     self._forget(connection_id)
                     return False
@@ -77,6 +94,12 @@ class Notifier:
                 logger.warning("close failed", extra={"connection": connection_id,
                                                       "code": code})
         self._forget(connection_id)
+
+    def _connecting(self, connection_id: str) -> bool:
+        """Whether a connection a post found Gone may still be connecting."""
+        item = self.connections.store.get(*Connections.key(connection_id))
+        connected = None if item is None else item.get("connected_ms")
+        return type(connected) is int and self.clock() - connected < CONNECTING_MS
 
     def _forget(self, connection_id: str) -> None:
         removed = self.connections.remove_all(connection_id)
