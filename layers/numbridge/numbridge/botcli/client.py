@@ -46,7 +46,10 @@ MAX_REFUSALS = 3
 # lost to other players joining, or the server busy; any other refusal is final.
 RETRIED = frozenset({"conflict", "internal"})
 JOIN_ATTEMPTS = 8
-# Answers about the connection, not the tournament: the bot connects again.
+# Answers about the connection, not the tournament: the bot connects again. A tournament
+# request is never refused `unauthorized` for the tournament's sake: it says the
+# connection is not signed in (its token expired: the new $connect then refuses it and
+# the bot exits) or is closing.
 RECONNECT = frozenset({"unauthorized", "internal", "conflict"})
 
 
@@ -443,9 +446,9 @@ class BotClient:
 
 
 def _connection_trouble(answer: Frame) -> None:
-    """An error that says nothing about the tournament (this connection lost its sign-in,
-    as after a server's restart; the server's own failure) is a reason to connect again,
-    not to give up: ConnectionError, which :meth:`BotClient.run` reconnects after."""
+    """An error that says nothing about the tournament (this connection is not signed in
+    or is closing; the server's own failure) is a reason to connect again, not to give
+    up: ConnectionError, which :meth:`BotClient.run` reconnects after."""
     if answer.get("code") in RECONNECT:
         raise ConnectionError(f"the server answered {_said(answer)}")
 
