@@ -997,14 +997,20 @@ SEEK_SHARE = 0.5
 SEEK_ROOMS = {"bridge": 0.35, "blitz": 0.35, "bridge-60": 0.1, "domains": 0.1, "study": 0.1}
 SEEK_RATING = (1500.0, 250.0)
 SEEK_GIVE_UP_S = 120
-# How the seekers' counts are pushed: "each" as the fan-out did (every count a seek hint
-# names, to every subscriber, in the batch), "due" by club.lobby_pages.seeks_due.
+# How the seekers' counts are pushed: "each" as the fan-out once did (every count a seek
+# hint names, to every subscriber, in the batch), "due" by club.lobby_pages.seeks_due
+# (a budget of SEEKS_BURST pushes, refilled at one per SEEKS_EVERY_MS), "every" by it
+# with a budget of one (at most every SEEKS_EVERY_MS: the rule before the budget).
 SEEKS_RULE = "due"
+# A count change the subscribers are told of within this (the contract's 2 s; the
+# batch's window is 1 s): counted against the figure pushed at each batch's end.
+SEEKS_PROMPT_S = 2.0
 SEEK_STATE_WRITES = "seek state writes"
 
 
 def count_pushes(online: int, window_s: float, seed: int = 11,
-                 every_ms: int | None = None) -> dict[str, float]:
+                 every_ms: int | None = None, burst: int | None = None,
+                 sim_s: float = PUSH_SIM_S) -> dict[str, float]:
     """Frames per subscriber-hour, and the fan-out's work per hour, in a club of
     ``online`` players, from the fan-out's own decision rather than a formula.
 
@@ -1017,11 +1023,17 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
     ``window_s`` (the queue's window), coalesced as the fan-out does (what came and went
     within a batch is dropped), and each batch decided by ``club.lobby_pages``: a
     subscriber is posted a frame when its page of either list moved or a count is
-    pushed to all (the online count when due and moved by its step)."""
+    pushed to all (the online count when due and moved by its step).
+
+    The seekers' counts are pushed by ``seeks_due`` with a budget of ``burst`` pushes
+    (SEEKS_BURST; one for SEEKS_RULE "every"); each change of a room's count is timed
+    from the batch it came in to the batch whose push shows it (or in which the count
+    came back to the figure shown)."""
     from bisect import insort
 
     from numbridge.club.lobby_pages import (
         PAGE,
+        SEEKS_BURST,
         SEEKS_EVERY_MS,
         Circle,
         online_moved,
@@ -1035,6 +1047,8 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
 
     rng = random.Random(seed)
     every_ms = SEEKS_EVERY_MS if every_ms is None else every_ms
+    if burst is None:
+        burst = 1 if SEEKS_RULE == "every" else SEEKS_BURST
     subscribers = max(1, round(online * SHARE["lobby"]))
     starts = {f"s{n}": start_of(f"player-{n}") for n in range(subscribers)}
     keys = list(starts)
@@ -1084,7 +1098,13 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
     waiting: dict[str, list[Seeker]] = {room: [] for room in SEEK_ROOMS}
     seek_rate = 2 * rate * SEEK_SHARE  # seekers a second: two a game
     seeks_pushed: dict[str, int] = {room: 0 for room in SEEK_ROOMS}
-    seeks_sent_ms, seeks_due_ms = -10**12, 0
+    seeks_full_ms, seeks_due_ms = 0, 0
+    markers: list[int] = []  # the delayed looks sent, when each comes
+    # each room's figure shown, since when it has differed from the count (None: it agrees)
+    stale: dict[str, float | None] = {room: None for room in SEEK_ROOMS}
+    lags: list[float] = []  # of each stretch of a figure differing, its length (s)
+    counts_at: dict[str, int] = {room: 0 for room in SEEK_ROOMS}
+    count_changes = 0
     waits: list[float] = []  # of each pairing, the longer of its two seekers' waits
     arrived = at_once = 0
 
@@ -1094,7 +1114,7 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
         added_l.add(gid)
 
     totals: Counter[str] = Counter()
-    batches = int(PUSH_SIM_S / window_s)
+    batches = int(sim_s / window_s)
     after_p, after_l = circle_of(proposals), circle_of(live)
     for b in range(batches):
         now = (b + 1) * window_s
@@ -1187,27 +1207,44 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
             elif due_s is None:
                 due_s = sent_s + PUSH_EVERY_MS / 1000
         seeks_push = False
-        marked = bool(seeks_due_ms) and now_ms >= seeks_due_ms  # the delayed marker came
+        marked = any(at <= now_ms for at in markers)  # a delayed look came
+        markers = [at for at in markers if at > now_ms]
         if SEEKS_RULE == "each":
             totals["seek rooms read"] += len(hinted)
             seeks_push = bool(hinted)
         elif hinted or marked:
-            rooms = list(SEEK_ROOMS) if marked else sorted(hinted)  # the marker: all rooms
-            totals["seek rooms read"] += len(rooms)
             totals["seek state reads"] += 1
-            push_now, later = seeks_due(seeks_pushed, seeks_sent_ms,
-                                        {room: len(waiting[room]) for room in rooms}, now_ms,
-                                        every_ms)
-            if push_now:
-                seeks_pushed.update(push_now)
-                seeks_sent_ms, seeks_due_ms, seeks_push = now_ms, 0, True
+            # the look, or a look due by now (a room held back): every room
+            everywhere = marked or (bool(seeks_due_ms) and now_ms >= seeks_due_ms)
+            rooms = list(SEEK_ROOMS) if everywhere else sorted(hinted)
+            totals["seek rooms read"] += len(rooms)
+            due = seeks_due(seeks_pushed, seeks_full_ms,
+                            {room: len(waiting[room]) for room in rooms}, now_ms,
+                            burst=burst, every_ms=every_ms)
+            if due.push:
+                seeks_pushed.update(due.push)
+                seeks_full_ms, seeks_due_ms, seeks_push = due.full_ms, 0, True
                 totals[SEEK_STATE_WRITES] += 1
-            elif later is None:
-                seeks_due_ms = 0
-            elif seeks_due_ms < later:  # one delayed marker, claimed once
-                seeks_due_ms = later
+            elif due.look_ms is not None and seeks_due_ms < due.look_ms:  # claimed once
+                seeks_due_ms = due.look_ms
+                markers.append(due.look_ms)
                 totals[SEEK_STATE_WRITES] += 1
                 totals["seek markers"] += 1
+            elif due.look_ms is None and everywhere and seeks_due_ms:  # no look pending
+                seeks_due_ms = 0
+                totals[SEEK_STATE_WRITES] += 1
+        for room in SEEK_ROOMS:  # how long each figure shown differs from the count
+            n = len(waiting[room])
+            if n != counts_at[room]:
+                counts_at[room] = n
+                count_changes += 1
+            shown = n if SEEKS_RULE == "each" else seeks_pushed[room]
+            since = stale[room]
+            if shown != n and since is None:
+                stale[room] = now - window_s  # it came within this batch
+            elif shown == n and since is not None:
+                lags.append(now - since)
+                stale[room] = None
         if seeks_push:
             totals["seek pushes"] += 1
         posts = subscribers if online_push or seeks_push else len(told)
@@ -1219,6 +1256,7 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
         totals["posts"] += posts
     hour = 3600 / (batches * window_s)
     waits.sort()
+    lags.sort()
     return {"frames per subscriber-hour": totals["frames"] * hour / subscribers,
             "seek pushes an hour": totals["seek pushes"] * hour,
             "seek rooms read an hour": totals["seek rooms read"] * hour,
@@ -1231,6 +1269,11 @@ def count_pushes(online: int, window_s: float, seed: int = 11,
             "wait median s": waits[len(waits) // 2] / 1000 if waits else 0.0,
             "wait p90 s": waits[int(0.9 * len(waits))] / 1000 if waits else 0.0,
             "gave up": totals["seekers gave up"],
+            "seek count changes": count_changes,
+            # changes shown later than SEEKS_PROMPT_S (a stretch of a figure differing
+            # holds one change or more), and the longest stretch
+            "seek figures late": sum(1 for lag in lags if lag > SEEKS_PROMPT_S),
+            "seek figure late max s": lags[-1] if lags else 0.0,
             "invocations an hour": totals["invocations"] * hour,
             "list reads an hour": totals["list reads"] * hour,
             "slid-in games an hour": totals["slid in"] * hour,
@@ -1295,6 +1338,21 @@ def push_an_hour(online: int, window_s: float, rule: str | None = None) -> dict[
 
 
 PUSH_COUNTS: dict[tuple[int, float, str], dict[str, float]] = {}
+QUIET_CLUBS = (10,)  # besides ONLINE: a club with a seeker now and then,
+QUIET_SIM_S = 36_000  # simulated ten hours (a seeker every twenty minutes or so)
+
+
+def late(counted: Mapping[str, float], short: bool = False) -> str:
+    """How promptly the seekers' counts reached the subscribers, from count_pushes."""
+    from numbridge.club.lobby_pages import SEEKS_BURST, SEEKS_EVERY_MS
+
+    told = (f"{counted['seek figures late']:,.0f} shown later than {SEEKS_PROMPT_S:.0f} s, "
+            f"the longest {counted['seek figure late max s']:.0f} s")
+    if short:
+        return told
+    return (f"the rooms' counts changed {counted['seek count changes']:,.0f} times; "
+            f"budget {SEEKS_BURST} pushes, one more each {SEEKS_EVERY_MS / 1000:.0f} s: "
+            + told)
 
 
 BRIDGE_GAME_MIN = 24.0  # replaced by the measured game length in main
@@ -1421,7 +1479,7 @@ def main() -> None:
     bridge_turns = details["bridge"][1]
     BRIDGE_GAME_MIN = bridge_turns / GAMES * THINK_S["bridge"] / 60
     window = push_window_s()
-    from numbridge.club.lobby_pages import PAGE
+    from numbridge.club.lobby_pages import PAGE, SEEKS_EVERY_MS
     print(f"a player-hour (USD per 1,000 player-hours): frames recorded from the reference "
           f"client in Chromium (polling: {SESSION_FIXTURES['polling'].name}, push: "
           f"{SESSION_FIXTURES['push'].name}); the hour {SHARE}; "
@@ -1434,6 +1492,7 @@ def main() -> None:
     hours: dict[tuple[str, int], dict[str, float]] = {}
     alternative: dict[int, float] = {}
     each: dict[int, float] = {}
+    paced: dict[int, float] = {}
     for online in ONLINE:
         actions = club_actions(online)
         for client in ("polling", "push"):
@@ -1443,6 +1502,8 @@ def main() -> None:
                                               ALTERNATIVE_WINDOW_S).values())
         each[online] = sum(player_hour("push", online, actions, rows["bridge"], window,
                                        "each").values())
+        paced[online] = sum(player_hour("push", online, actions, rows["bridge"], window,
+                                        "every").values())
     columns = [(c, n) for c in ("polling", "push") for n in ONLINE]
     every = sorted({t for h in hours.values() for t in h}, key=lambda t: -sum(
         h.get(t, 0) for h in hours.values()))
@@ -1464,6 +1525,7 @@ def main() -> None:
               f"invocations an hour {c['invocations an hour']:,.0f}, of which reading "
               f"the lists {c['list reads an hour']:,.0f}")
         b = PUSH_COUNTS[online, window, "each"]
+        e = PUSH_COUNTS[online, window, "every"]
         print(f"    quick pairing ({SEEK_SHARE:.0%} of games): {c['seekers paired']:,.0f} "
               f"seekers paired in {PUSH_SIM_S} s, {c['pairings at an arrival']:.0%} of "
               f"the pairings as a seeker came (one fitting was waiting), the one who "
@@ -1472,12 +1534,25 @@ def main() -> None:
               f"after {SEEK_GIVE_UP_S} s alone; the counts pushed "
               f"{c['seek pushes an hour']:,.0f} times an hour (on each change: "
               f"{b['seek pushes an hour']:,.0f}; frames per subscriber-hour then "
-              f"{b['frames per subscriber-hour']:.0f})")
+              f"{b['frames per subscriber-hour']:.0f}; at most every "
+              f"{SEEKS_EVERY_MS / 1000:.0f} s without a budget: "
+              f"{e['seek pushes an hour']:,.0f})")
+        print(f"    {late(c)}; without a budget {late(e, short=True)}")
     push = [sum(hours["push", n].values()) for n in ONLINE]
     polling = sum(hours["polling", 1_000].values())
     print(f"  push, most over least across 100-10,000 online: {max(push) / min(push):.2f}x; "
           f"push over polling at 1,000 online: {push[1] / polling:.2f}")
     every_change = list(each.values())
+    without = list(paced.values())
+    print(f"  push with the seekers' counts pushed at most every {SEEKS_EVERY_MS / 1000:.0f} s "
+          "without a budget (the rule before): "
+          + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in paced.items())
+          + f"; most over least {max(without) / min(without):.2f}x")
+    for online in QUIET_CLUBS:
+        quiet = count_pushes(online, window, sim_s=QUIET_SIM_S)
+        print(f"  a club of {online} online ({quiet['subscribers']:.0f} subscribers, "
+              f"{quiet['seekers paired'] + quiet['gave up']:.0f} seekers in {QUIET_SIM_S} s): "
+              f"{late(quiet)}")
     print("  push with the seekers' counts pushed on each change (the rule before): "
           + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in each.items())
           + f"; most over least {max(every_change) / min(every_change):.2f}x")

@@ -260,14 +260,16 @@ def test_every_change_to_a_players_own_proposal_reaches_each_of_their_connection
         assert set(lapsing) <= gone, found
 
 
-def test_the_seekers_counts_come_at_most_every_few_seconds_and_the_page_agrees(
-        world: World) -> None:
-    """Catches: every subscriber posted a frame for each seek stored, cancelled or paired
-    (in a busy club a count moves every second), a count held back never pushed, or a
-    subscribe's page showing a count of this instant that no push would correct (a
-    seeker come and gone between two pushes)."""
-    from numbridge.club.lobby_pages import SEEKS_EVERY_MS
+def seek_counts(conn: Conn) -> dict[str, int]:
+    """The rooms' seekers' counts pushed to the connection since the last look (the last
+    of each room)."""
+    return {c["room"]: c["waiting"] for c in changes(conn) if c["kind"] == "seeks"}
 
+
+def test_a_quiet_clubs_seek_counts_are_pushed_at_once(world: World) -> None:
+    """Catches: a quiet club shown a seek count up to 10 s late (a second change soon
+    after the first held back for the busy club's pace), or a subscribe's page that
+    disagrees with what was pushed."""
     wes = world.join("wes")
     assert wes.ask("subscribe", topic="lobby")["seeks"]["blitz"] == 0
     ana, cy = world.join("ana"), world.join("cy")
@@ -275,17 +277,79 @@ def test_the_seekers_counts_come_at_most_every_few_seconds_and_the_page_agrees(
     changes(wes)
     seek = ana.ask("seek", room="blitz")["seek"]["id"]
     world.deliver_lobby()
-    assert {"kind": "seeks", "room": "blitz", "waiting": 1} in changes(wes)  # a quiet room: at once
+    assert seek_counts(wes) == {"blitz": 1}
+    world.clock.advance(2_000)
     assert ana.ask("cancel_seek", seek=seek)["type"] == "ack"
     world.deliver_lobby()
+    assert seek_counts(wes) == {"blitz": 0}  # two seconds after the last push: at once
+    world.clock.advance(1_000)
     assert cy.ask("seek", room="bridge")["type"] == "seek"
     world.deliver_lobby()
-    assert [c for c in changes(wes) if c["kind"] == "seeks"] == []  # too soon after the last
-    assert fresh(wes)["seeks"]["blitz"] == 1  # as last pushed: what every subscriber holds
-    wes.new()
-    world.clock.advance(SEEKS_EVERY_MS)
-    world.deliver_lobby()  # the look scheduled for when the last push is old enough
-    assert sorted((c["room"], c["waiting"]) for c in changes(wes) if c["kind"] == "seeks") \
-        == [("blitz", 0), ("bridge", 1)]
+    assert seek_counts(wes) == {"bridge": 1}
     shown = fresh(wes)["seeks"]
     assert (shown["blitz"], shown["bridge"]) == (0, 1)
+
+
+def test_a_busy_clubs_seek_counts_come_at_most_every_few_seconds_once_its_budget_is_spent(
+        world: World) -> None:
+    """Catches: every subscriber posted a frame for each seek stored, cancelled or paired
+    however busy the club (no budget, or one never spent), a count held back never
+    pushed, or a subscribe's page showing a count of this instant that no push would
+    correct (a seeker come and gone between two pushes)."""
+    wes = world.join("wes")
+    wes.ask("subscribe", topic="lobby")
+    ana, cy = world.join("ana"), world.join("cy")
+    world.deliver_lobby()
+    changes(wes)
+    for n in range(lobby_pages.SEEKS_BURST):  # the budget, a change a second
+        if n % 2 == 0:
+            seek = ana.ask("seek", room="blitz")["seek"]["id"]
+        else:
+            assert ana.ask("cancel_seek", seek=seek)["type"] == "ack"
+        world.deliver_lobby()
+        assert seek_counts(wes) == {"blitz": 1 - n % 2}, n
+        world.clock.advance(1_000)
+    assert cy.ask("seek", room="bridge")["type"] == "seek"
+    world.deliver_lobby()
+    assert seek_counts(wes) == {}  # the budget spent: held back
+    pushed = fresh(wes)["seeks"]  # as last pushed: what every subscriber holds
+    assert pushed["bridge"] == 0
+    wes.new()
+    world.clock.advance(lobby_pages.SEEKS_EVERY_MS)
+    world.deliver_lobby()  # the look scheduled for when a push is back
+    assert seek_counts(wes)["bridge"] == 1
+    assert fresh(wes)["seeks"]["bridge"] == 1
+
+
+def test_a_club_of_ten_with_a_seeker_now_and_then_sees_every_count_change_at_once(
+        world: World) -> None:
+    """Catches: a small club's seek count shown late (held back though its budget is
+    nowhere near spent), or a count pushed that is not the room's."""
+    rng = random.Random(5)
+    names = [f"m{n}" for n in range(10)]
+    conns = {name: world.join(name) for name in names}
+    for conn in conns.values():
+        assert conn.ask("subscribe", topic="lobby")["type"] == "lobby"
+    world.deliver_lobby()
+    for conn in conns.values():
+        conn.new()
+    for _ in range(8):
+        world.clock.advance(rng.randrange(20_000, 60_000))
+        room = rng.choice(["blitz", "bridge"])
+        first, second = rng.sample(names, 2)
+        seek = conns[first].ask("seek", room=room)
+        assert seek["type"] == "seek", seek
+        world.deliver_lobby()
+        for name in names:
+            assert seek_counts(conns[name]) == {room: 1}, name
+        world.clock.advance(rng.randrange(2_000, 8_000))
+        if rng.random() < 0.5:
+            assert conns[first].ask("cancel_seek", seek=seek["seek"]["id"])["type"] == "ack"
+        else:  # paired: the game ends at once, so both are free to seek again
+            frames = conns[second].send("seek", room=room)
+            [state] = [f for f in frames if f["type"] == "state"]
+            assert conns[second].ask("resign", game=state["game"])["type"] == "ack"
+        world.deliver_lobby()
+        for name in names:
+            assert seek_counts(conns[name]) == {room: 0}, name
+            conns[name].new()

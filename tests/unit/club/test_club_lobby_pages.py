@@ -5,13 +5,17 @@ computed whole for every subscriber; the online count's step."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from itertools import pairwise
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numbridge.club.lobby_pages import (
     PAGE,
+    SEEKS_BURST,
     SEEKS_EVERY_MS,
     Circle,
+    SeeksDue,
     online_moved,
     online_step,
     scoped,
@@ -164,14 +168,136 @@ def test_an_own_proposal_off_the_circle_page_leaves_the_owners_page_when_it_ends
     assert moves.entered == (newcomer,) and moves.left == ()
 
 
-def test_the_seekers_counts_are_pushed_when_moved_at_most_every_few_seconds() -> None:
-    """Catches: a frame to every subscriber for each seek stored and each paired in a busy
-    club (a count moving every second), a quiet room's change held back, or a count that
-    came back to what was pushed pushed again."""
-    every = SEEKS_EVERY_MS
-    assert seeks_due({}, -10**12, {"blitz": 1, "bridge": 0}, 0) == ({"blitz": 1}, None)
-    # a second change soon after: nothing now, a look when the last push is `every` old
-    assert seeks_due({"blitz": 1}, 1_000, {"blitz": 0}, 3_000) == ({}, 1_000 + every)
-    assert seeks_due({"blitz": 1}, 1_000, {"blitz": 0}, 1_000 + every) == ({"blitz": 0}, None)
+def test_the_seekers_counts_are_pushed_when_moved_at_once_while_the_budget_lasts() -> None:
+    """Catches: a quiet club's second change held back 10 s (the rule before the budget),
+    a busy club pushed on every change once its budget is spent, or a count that came
+    back to what was pushed pushed again."""
+    every, burst = SEEKS_EVERY_MS, SEEKS_BURST
+    first = seeks_due({}, 0, {"blitz": 1, "bridge": 0}, 0)
+    assert (first.push, first.full_ms, first.look_ms) == ({"blitz": 1}, every, None)
+    # a second change 2 s later: at once (the budget holds burst pushes)
+    second = seeks_due({"blitz": 1}, first.full_ms, {"blitz": 0}, 2_000)
+    assert (second.push, second.full_ms) == ({"blitz": 0}, 2 * every)
+    # burst pushes a second apart spend it: the next waits for one push to come back
+    last: dict[str, int] = {}
+    full = 0
+    for n in range(burst):
+        due = seeks_due(last, full, {"blitz": n + 1}, n * 1_000)
+        assert due.push == {"blitz": n + 1}
+        last, full = {"blitz": n + 1}, due.full_ms
+    held = seeks_due(last, full, {"blitz": 0}, burst * 1_000)
+    assert held.push == {} and held.full_ms == full == burst * every
+    assert held.look_ms == every  # one push back, every after the first
+    later = seeks_due(last, full, {"blitz": 0}, every)
+    assert later.push == {"blitz": 0} and later.full_ms == (burst + 1) * every
     # back to what was pushed: nothing to push, nothing to look at again
-    assert seeks_due({"blitz": 1}, 1_000, {"blitz": 1, "study": 0}, 3_000) == ({}, None)
+    assert seeks_due({"blitz": 1}, full, {"blitz": 1, "study": 0}, 3_000) == SeeksDue({}, full)
+
+
+Change = tuple[int, str, int]  # an instant, a room, its count from then on
+
+
+@dataclass
+class Driven:
+    pushes: list[int]  # the instants of the pushes
+    told: list[tuple[int, bool, int]]  # of each change: its instant, pushed then, the
+    # pushes before it
+    last: dict[str, int]  # the counts last pushed
+    counts: dict[str, int]  # the counts at the end
+
+
+def drive(changes: list[Change], burst: int, every: int) -> Driven:
+    """The fan-out's use of ``seeks_due``: each change looked at in its own batch (its
+    room), a look at every room scheduled once when the budget is spent (the message
+    still comes after a push has cleared ``due``), until no look is left."""
+    out = Driven([], [], {}, {})
+    full = due = 0
+    looks: list[int] = []
+    pending = sorted(changes, key=lambda c: c[0])
+    while pending or looks:
+        change = None
+        if looks and (not pending or looks[0] <= pending[0][0]):
+            now = looks.pop(0)
+            looked = dict(out.counts)
+        else:
+            now, change, n = pending.pop(0)
+            out.counts[change] = n
+            looked = {change: n}
+        before = len(out.pushes)
+        decided = seeks_due(out.last, full, looked, now, burst=burst, every_ms=every)
+        if decided.push:
+            out.last.update(decided.push)
+            full, due = decided.full_ms, 0
+            out.pushes.append(now)
+        elif decided.look_ms is not None and due < decided.look_ms:
+            due = decided.look_ms
+            looks = sorted([*looks, due])
+        if change is not None:
+            out.told.append((now, out.last.get(change, 0) == out.counts[change], before))
+    return out
+
+
+changes_strategy = st.lists(
+    st.tuples(st.integers(0, 25_000), st.sampled_from(["blitz", "bridge", "study"]),
+              st.integers(0, 3)), max_size=60)
+
+
+def instants(gaps: list[Change]) -> list[Change]:
+    """Gaps between changes to the changes' instants."""
+    out: list[Change] = []
+    now = 0
+    for gap, room, n in gaps:
+        now += gap
+        out.append((now, room, n))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes_strategy, st.integers(1, 8), st.sampled_from([1_000, 10_000]))
+def test_never_more_pushes_than_the_budget_and_its_refill_in_any_span(
+        gaps: list[Change], burst: int, every: int) -> None:
+    """Catches: a budget that refills faster than one push a period, or holds more than
+    ``burst`` (a busy club pushed on every change, every subscriber posted each)."""
+    pushes = drive(instants(gaps), burst, every).pushes
+    for i, first in enumerate(pushes):
+        for j in range(i, len(pushes)):
+            assert (j - i + 1) * every <= burst * every + (pushes[j] - first)
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes_strategy, st.integers(1, 8), st.sampled_from([1_000, 10_000]))
+def test_a_change_in_a_quiet_club_is_pushed_in_its_own_batch(
+        gaps: list[Change], burst: int, every: int) -> None:
+    """Catches: a change held back though fewer than ``burst`` pushes went in the last
+    ``burst`` periods (a club of 20 shown a seek count up to 10 s late)."""
+    driven = drive(instants(gaps), burst, every)
+    for now, pushed, before in driven.told:
+        recent = sum(1 for p in driven.pushes[:before] if p > now - burst * every)
+        if recent < burst:
+            assert pushed, (now, driven.pushes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(changes_strategy, st.integers(1, 8), st.sampled_from([1_000, 10_000]))
+def test_a_busy_clubs_last_change_is_pushed_within_a_period(
+        gaps: list[Change], burst: int, every: int) -> None:
+    """Catches: a change held back for good when the budget is spent (no look scheduled,
+    or one scheduled too late), or the figures left disagreeing with the counts."""
+    changes = instants(gaps)
+    driven = drive(changes, burst, every)
+    assert {room: driven.last.get(room, 0) for room in driven.counts} == driven.counts
+    if changes:
+        assert all(p <= changes[-1][0] + every for p in driven.pushes)
+
+
+def test_a_busy_club_is_pushed_every_period_once_the_budget_is_spent() -> None:
+    """Catches: a budget that does not run out (a club whose count moves every second
+    pushed each second to every subscriber), or one that never refills (the count frozen
+    after the burst)."""
+    every, burst = SEEKS_EVERY_MS, SEEKS_BURST
+    changes = [(t * 1_000, "blitz", t % 2) for t in range(1, 601)]  # ten minutes
+    pushes = drive(changes, burst, every).pushes
+    assert pushes[:burst] == [t * 1_000 for t in range(1, burst + 1)]
+    paced = pushes[burst:]
+    assert all(b - a >= every for a, b in pairwise(paced))
+    assert 600_000 // every - 1 <= len(paced) <= 600_000 // every

@@ -23,8 +23,10 @@ shorter). So
 
 The online count is pushed when it has moved by a step relative to what was last pushed
 (:func:`online_moved`), not on every ±1. The rooms' seekers waiting are pushed when a
-room's count differs from the one last pushed, at most every :data:`SEEKS_EVERY_MS`
-(:func:`seeks_due`): in a busy club quick pairing moves a count every second.
+room's count differs from the one last pushed, at once while the club's budget of such
+pushes lasts (:data:`SEEKS_BURST`, refilled at one per :data:`SEEKS_EVERY_MS`), at most
+every :data:`SEEKS_EVERY_MS` once it is spent (:func:`seeks_due`): in a busy club quick
+pairing moves a count every second.
 """
 
 from __future__ import annotations
@@ -39,10 +41,13 @@ from dataclasses import dataclass
 PAGE = 20
 # The online count is pushed when it moved by one below ONLINE_EXACT, by a hundredth above.
 ONLINE_EXACT = 100
-# The rooms' seekers' counts are pushed at most this often (docs/lobby-push.md, "The
-# seekers' counts"): a figure at most this old, where quick pairing in a club of 10,000
-# online would move one every second and every subscriber would be posted each.
+# The rooms' seekers' counts (docs/lobby-push.md, "The seekers' counts"): a token bucket
+# of SEEKS_BURST pushes, refilled at one per SEEKS_EVERY_MS. A quiet club's changes go in
+# the next batch; a busy one (quick pairing in a club of 10,000 online moves a count
+# every second, and each push posts every subscriber) spends the budget in seconds and
+# is then pushed at most every SEEKS_EVERY_MS, a figure at most that old.
 SEEKS_EVERY_MS = 10_000
+SEEKS_BURST = 6
 
 
 def point(key: str) -> int:
@@ -175,15 +180,36 @@ def online_moved(last: int, now: int) -> bool:
     return abs(now - last) >= online_step(last)
 
 
-def seeks_due(last: Mapping[str, int], sent_ms: int, counts: Mapping[str, int],
-              now_ms: int, every_ms: int = SEEKS_EVERY_MS) -> tuple[dict[str, int], int | None]:
-    """What to push of the rooms' seekers' ``counts`` now, against those ``last`` pushed
-    at ``sent_ms``: the rooms whose count differs (a room never pushed was told none:
-    0), when the last push is ``every_ms`` old; sooner, nothing now and the instant to look again (a
-    count that went back to what was pushed meanwhile is not pushed at all). A quiet
-    room's first change goes at once: only a busy club's counts wait."""
+@dataclass(frozen=True)
+class SeeksDue:
+    """What :func:`seeks_due` decided: the rooms' counts to push now (none: nothing now),
+    the budget after it (``full_ms``: the instant it is whole again), and when nothing
+    could go now for the budget spent, the instant one push is back (``look_ms``)."""
+
+    push: dict[str, int]
+    full_ms: int
+    look_ms: int | None = None
+
+
+def seeks_due(last: Mapping[str, int], full_ms: int, counts: Mapping[str, int],
+              now_ms: int, *, burst: int = SEEKS_BURST,
+              every_ms: int = SEEKS_EVERY_MS) -> SeeksDue:
+    """What to push of the rooms' seekers' ``counts`` now, against those ``last`` pushed:
+    the rooms whose count differs (a room never pushed was told none: 0), when the budget
+    holds a push; else nothing now, and the instant to look again.
+
+    The budget is a token bucket of ``burst`` pushes refilled at one per ``every_ms``,
+    kept as one instant: ``full_ms``, when it is whole again (any instant past: whole; a
+    push moves it ``every_ms`` on from the later of it and now). It holds a push while
+    ``full_ms`` is at most ``(burst - 1) * every_ms`` ahead. So in any span of ``t`` ms
+    at most ``burst + t / every_ms`` pushes go; a change that comes after fewer than
+    ``burst`` pushes in the last ``burst * every_ms`` goes at once; and with the budget
+    spent, one push is back within ``every_ms`` of the last. A count that went back to
+    what was pushed meanwhile is not pushed at all."""
     moved = {room: n for room, n in counts.items() if last.get(room, 0) != n}
     if not moved:
-        return {}, None
-    due = sent_ms + every_ms
-    return (moved, None) if now_ms >= due else ({}, due)
+        return SeeksDue({}, full_ms)
+    opens = full_ms - (burst - 1) * every_ms  # the instant the budget holds a push
+    if now_ms < opens:
+        return SeeksDue({}, full_ms, opens)
+    return SeeksDue(moved, max(full_ms, now_ms) + every_ms)

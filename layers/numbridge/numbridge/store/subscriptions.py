@@ -13,10 +13,12 @@ in the same transaction conditioned on the item as read: at most
 :data:`~numbridge.caps.SUBSCRIPTIONS_PER_CONNECTION`, however many requests race.
 
 ``LOBBY`` / ``SEEKS`` remembers the rooms' seekers' counts last pushed to the lobby, when,
-and when a later look is already due (as ``LOBBY`` / ``ONLINE`` does the online count's):
-the fan-out pushes a room's count when it differs from the one last pushed, at most every
-:data:`~numbridge.club.lobby_pages.SEEKS_EVERY_MS`, and two fan-outs at once do not both
-push it (each claims with a write conditioned on the item as read).
+the budget of such pushes left (``full_ms``: the instant it is whole again) and when a
+later look is already due (as ``LOBBY`` / ``ONLINE`` does the online count's): the
+fan-out pushes a room's count when it differs from the one last pushed, while the budget
+lasts (``club.lobby_pages.seeks_due``), and two fan-outs at once — on either runtime —
+neither both push it nor both spend the budget (each claims with a write conditioned on
+the item as read).
 """
 
 from __future__ import annotations
@@ -55,13 +57,15 @@ class Subscriber:
 
 @dataclass(frozen=True)
 class SeeksPushed:
-    """The rooms' seekers' counts last pushed to the lobby, when, and the instant a look
-    again is already scheduled for (0: none)."""
+    """The rooms' seekers' counts last pushed to the lobby, when, the instant the budget
+    of such pushes is whole again (0, and for an item from before the budget: whole
+    now), and the instant a look again is already scheduled for (0: none)."""
 
     counts: Mapping[str, int] = field(default_factory=dict)
     sent_ms: int = -(10**15)
     due_ms: int = 0
     item: Item | None = None
+    full_ms: int = 0
 
 
 def _current(item: Mapping[str, object], now_ms: int) -> bool:
@@ -175,16 +179,17 @@ class Subscriptions:
         if item is None:
             return SeeksPushed()
         return SeeksPushed({str(k): int(v) for k, v in json.loads(str(item["counts"])).items()},
-                           int(item["sent_ms"]), int(item["due_ms"]), item)
+                           int(item["sent_ms"]), int(item["due_ms"]), item,
+                           int(item.get("full_ms", 0)))
 
     def claim_seeks(self, last: SeeksPushed, *, counts: Mapping[str, int], sent_ms: int,
-                    due_ms: int) -> bool:
-        """Record a push of the seekers' counts (or a look scheduled) unless another
-        fan-out did first."""
+                    due_ms: int, full_ms: int) -> bool:
+        """Record a push of the seekers' counts and the budget it spent (or a look
+        scheduled) unless another fan-out did first."""
         try:
             self.store.put({"pk": keys.LOBBY, "sk": SEEKS_PUSHED,
                             "counts": json.dumps(dict(sorted(counts.items()))),
-                            "sent_ms": sent_ms, "due_ms": due_ms},
+                            "sent_ms": sent_ms, "due_ms": due_ms, "full_ms": full_ms},
                            Absent() if last.item is None else unchanged(last.item))
         except ConflictError:
             return False

@@ -22,8 +22,9 @@ the open proposals and of the live games, its own part of each list, and is sent
 changes to that page — with what slides into it when an item leaves (or, ``why``
 ``paged``, what a newcomer pushed out of it). The seekers' counts and the online count
 go to every subscriber; the online count when it moved by a step (``online_moved``), a
-room's seekers' count when it differs from the one last pushed, at most every
-``SEEKS_EVERY_MS`` (``seeks_due``): a figure at most that old, as the online count's is.
+room's seekers' count when it differs from the one last pushed: in this batch while the
+club's budget of such pushes lasts, at most every ``SEEKS_EVERY_MS`` once a busy club
+has spent it (``seeks_due``).
 """
 
 from __future__ import annotations
@@ -140,30 +141,41 @@ def seek_rooms(hints: Iterable[dict[str, Any]]) -> list[str]:
 
 def seeks_changes(svc: Services, rooms: Iterable[str], *, everywhere: bool = False
                   ) -> list[Change]:
-    """The counts of these rooms' seekers (of every room: ``everywhere``, a delayed
-    look) that differ from those last pushed, when the last push is ``SEEKS_EVERY_MS``
-    old (``lobby_pages.seeks_due``); sooner, one later look is scheduled (once: claimed
-    with a conditional write, as the online count's push is). A claim lost to another
-    fan-out reads again."""
+    """The counts of these rooms' seekers (of every room: ``everywhere``, a delayed look,
+    or a look due by now) that differ from those last pushed, while the budget of such
+    pushes holds one (``lobby_pages.seeks_due``); with it spent, one later look is
+    scheduled for when a push is back (once). The push and the budget it spends, the
+    look, or a look found needless, is claimed with a write conditioned on ``LOBBY`` /
+    ``SEEKS`` as read, as the online count's push is: a claim lost to another fan-out
+    reads again."""
     now = svc.clock()
-    looked = [room for room in (svc.rooms.ids if everywhere else rooms) if room in svc.rooms]
-    if not looked:
-        return []
-    counts = {room: svc.seeks.waiting(room, now) for room in looked}
+    counts = {room: svc.seeks.waiting(room, now)
+              for room in (svc.rooms.ids if everywhere else rooms) if room in svc.rooms}
     for _ in range(3):
         last = svc.subscriptions.seeks_pushed()
-        push_now, later = seeks_due(last.counts, last.sent_ms, counts, now)
-        if push_now:
-            if svc.subscriptions.claim_seeks(last, counts={**last.counts, **push_now},
-                                             sent_ms=now, due_ms=0):
+        if last.due_ms and now >= last.due_ms:  # a room held back: this batch is its look
+            everywhere = True
+            counts |= {room: svc.seeks.waiting(room, now)
+                       for room in svc.rooms.ids if room not in counts}
+        if not counts:
+            return []
+        due = seeks_due(last.counts, last.full_ms, counts, now)
+        if due.push:
+            if svc.subscriptions.claim_seeks(last, counts={**last.counts, **due.push},
+                                             sent_ms=now, due_ms=0, full_ms=due.full_ms):
                 return [_json(answers.SeeksWaiting(room=room, waiting=n))
-                        for room, n in push_now.items()]
+                        for room, n in due.push.items()]
             continue
-        if later is not None and last.due_ms < later:
+        if due.look_ms is not None and last.due_ms < due.look_ms:
             if not svc.subscriptions.claim_seeks(last, counts=last.counts,
-                                                 sent_ms=last.sent_ms, due_ms=later):
+                                                 sent_ms=last.sent_ms, due_ms=due.look_ms,
+                                                 full_ms=last.full_ms):
                 continue
-            svc.lobby.later([(later - now, {"seeks_due": True})])
+            svc.lobby.later([(due.look_ms - now, {"seeks_due": True})])
+        elif due.look_ms is None and everywhere and last.due_ms and not \
+                svc.subscriptions.claim_seeks(last, counts=last.counts, sent_ms=last.sent_ms,
+                                              due_ms=0, full_ms=last.full_ms):
+            continue  # every room agrees: no look pending (another fan-out moved first)
         return []
     logger.warning("the seekers' counts kept changing under the claim: not pushed")
     return []
