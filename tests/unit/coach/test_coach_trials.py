@@ -182,6 +182,7 @@ def test_each_trial_is_refuted_exactly_when_the_singles_loop_refutes_it() -> Non
 def test_grades_are_the_reference_grades_on_every_seventeen_clue_sudoku() -> None:
     """The grade of each of the 1000 17-clue sudokus (many of them beyond, where the
     trials decide), new trials against the old."""
+    _built_singles(BLOCKS)
     seen = set()
     for givens in seventeen():
         got = grade(BLOCKS, givens)

@@ -134,7 +134,7 @@ class Position:
         """The digits of the cell that one trial each (assume it on top of what pairs
         deduce, then deduce by singles) does not refute."""
         base = self.masks("pairs")
-        singles = _singles_for(self.blocks)
+        singles = _singles_for(self.blocks, base[cell].bit_count())
         known = singles.assumptions(base)
         out = []
         m = base[cell]
@@ -193,7 +193,7 @@ def grade(blocks: str, givens: str) -> Reading:
         if all(m & (m - 1) == 0 for m in naked):
             return "naked_single"
         rungs = LOGIC[1:]
-        singles = _singles_for(blocks)
+        singles = _singles_for(blocks, CLOSURE_WORK)
         held = singles.closure(masks) if isinstance(singles, _Singles) else None
         if held is not None:
             # The hidden_single rung's fixpoint by propagation, in C (a contradiction is
@@ -224,7 +224,7 @@ def _trials_solve(position: Position) -> bool:
     grid = position.grid
     masks = position.masks("pairs")
     pairs = _TECHNIQUES["pairs"]
-    singles = _singles_for(position.blocks)
+    singles = _singles_for(position.blocks, sum(m & (m - 1) != 0 for m in masks))
     while True:
         refuted = False
         known = singles.assumptions(masks)
@@ -349,17 +349,22 @@ class _LoopSingles:
         return deduce(self.grid, trial, _TRIAL) is None
 
 
-# A layout's solver is built on its BUILD_AFTER-th grading or review question (a
-# regular layout's at once, almost; a game's layout during its review), and kept
-# among the SOLVERS last used. Which one answers changes no answer, only its speed.
-BUILD_AFTER = 3
+# A layout's solver is built once the layout has asked for about BUILD_AFTER trials
+# (a singles fixpoint counts as a few): building costs about what 40 trials save, so a
+# regular layout's comes at once, a game's layout's during its review, a one-off
+# irregular deal's never. The SOLVERS last used are kept. Which one answers changes no
+# answer, only its speed.
+BUILD_AFTER = 48
+CLOSURE_WORK = 4
 SOLVERS = 8
 _solvers: OrderedDict[str, _Singles] = OrderedDict()
 _asked: dict[str, int] = {}
 _solvers_lock = threading.Lock()
 
 
-def _singles_for(blocks: str) -> _Singles | _LoopSingles:
+def _singles_for(blocks: str, work: int) -> _Singles | _LoopSingles:
+    """The layout's solver if built, else the loop; ``work``: the trials about to be
+    asked (toward building the solver)."""
     with _solvers_lock:
         found = _solvers.get(blocks)
         if found is not None:
@@ -367,7 +372,7 @@ def _singles_for(blocks: str) -> _Singles | _LoopSingles:
             return found
         if len(_asked) > 4096:
             _asked.clear()  # one-off layouts (irregular deals) are never asked again
-        asked = _asked[blocks] = _asked.get(blocks, 0) + 1
+        asked = _asked[blocks] = _asked.get(blocks, 0) + work
     if asked < BUILD_AFTER:
         return _LoopSingles(grid_for(blocks))
     made = _Singles(grid_for(blocks))
@@ -381,7 +386,6 @@ def _singles_for(blocks: str) -> _Singles | _LoopSingles:
 
 def _built_singles(blocks: str) -> _Singles:
     """The layout's solver, built now if it is not (for tests and benchmarks)."""
-    found = _singles_for(blocks)
-    while not isinstance(found, _Singles):
-        found = _singles_for(blocks)
+    found = _singles_for(blocks, BUILD_AFTER)
+    assert isinstance(found, _Singles)
     return found
