@@ -1,7 +1,9 @@
 """The SAT side of the puzzles: incremental CaDiCaL (1.5.3) solvers, one per layout.
 
-This is the only module that imports python-sat; nothing imports it at start-up
-(``numbridge.puzzles`` loads it on the first deal or count).
+This module and the coach's trials (``coach.readings._Singles``: the plain encoding
+over the bot's units, propagation only, built where the coach may import it) import
+python-sat; nothing imports it at start-up (``numbridge.puzzles`` loads it on the
+first deal or count, the coach on a layout's first solver).
 
 Variables ``x(c, d) = c*N + d + 1`` (digit ``d`` 0-based; cells in index order,
 so a model's first N³ values are the grid). Two encodings of the sudoku rule:
