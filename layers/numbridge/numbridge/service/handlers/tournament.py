@@ -13,6 +13,8 @@ from numbridge.service.usecases.tournament_steps import on_step_messages, on_swe
 
 @lambda_entry()
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    # The steps deal boards while this invocation has time left for one more.
+    time_left = getattr(context, "get_remaining_time_in_millis", None)
     if "Records" in event:
-        return on_step_messages(ctx.services(), event)
-    return on_sweep(ctx.services())
+        return on_step_messages(ctx.services(), event, time_left)
+    return on_sweep(ctx.services(), time_left)

@@ -49,6 +49,15 @@ runtime's in ``numbridge serve``):
 Every write is conditional (``store.tournaments``): a retry, a duplicate message, two
 steps at once or a crash between two writes pairs nobody twice and loses no result — a
 step after the crash finds what is left to do and does it.
+
+**A step deals within a budget** (:class:`Budget`): at most :data:`GAMES_PER_STEP` boards,
+and none once the invocation's time left is under a board's worst case. A 1,000-player
+round is ~500 boards, more than the function's timeout, and a step that timed out would
+be retried only after the queue's visibility timeout (minutes): a step that stops with
+games left to deal sends itself the next step at once instead (a ``{"tournament": TID}``
+message, no delay), which deals the rest — the ``PAIR`` slots put on condition that they
+are absent, so two such steps at once deal nobody twice, and the sweep resumes a chain
+that was lost.
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -90,7 +100,41 @@ STANDINGS_EVERY_MS = 3_000
 # as a timer due at its start.
 AHEAD_MS = 60_000
 ATTEMPTS = 5
+# A step's boards (each 10 to 30 ms of CPU and a transaction): a few seconds of the tournament
+# function's 29, and players paired in chunks a few seconds apart.
+GAMES_PER_STEP = 50
+# Kept for the step's end beyond one board's worst case (``Services.deal_budget_s``): its
+# pushes, the standings and the next step's message.
+END_OF_STEP_MS = 2_000
 Change = dict[str, Any]
+TimeLeft = Callable[[], int]
+
+
+@dataclass
+class Budget:
+    """What one step may still deal: ``games`` boards, and a board only while the
+    invocation's time left (``time_left_ms``, None: not limited) keeps ``reserve_ms``
+    after it. ``spent``: a board was refused — the step sends the next one."""
+
+    games: int
+    time_left_ms: TimeLeft | None = None
+    reserve_ms: int = 0
+    spent: bool = False
+
+    @classmethod
+    def of_step(cls, svc: Services, time_left_ms: TimeLeft | None = None) -> Budget:
+        return cls(GAMES_PER_STEP, time_left_ms,
+                   int(svc.deal_budget_s * 1000) + END_OF_STEP_MS)
+
+    def take(self) -> bool:
+        """One more board, if the budget allows it (counted whether or not its commit
+        then wins: the board's CPU is spent either way)."""
+        if self.games <= 0 or (self.time_left_ms is not None
+                               and self.time_left_ms() < self.reserve_ms):
+            self.spent = True
+            return False
+        self.games -= 1
+        return True
 
 
 def topic(tournament_id: str) -> str:
@@ -100,9 +144,11 @@ def topic(tournament_id: str) -> str:
 # ------------------------------------------------------------------ triggers
 
 
-def on_step_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
-    """An SQS batch of steps. A step that fails is reported back for SQS to retry (the
-    sweep is the backstop); an unreadable message is dropped."""
+def on_step_messages(svc: Services, event: dict[str, Any],
+                     time_left_ms: TimeLeft | None = None) -> dict[str, Any]:
+    """An SQS batch of steps (``time_left_ms``: the invocation's, each step's budget). A
+    step that fails is reported back for SQS to retry (the sweep is the backstop); an
+    unreadable message is dropped."""
     failures = []
     for record in event.get("Records", []):
         body = _body(record)
@@ -120,7 +166,8 @@ def on_step_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
             except Exception:
                 failures.append({"itemIdentifier": record.get("messageId")})
             continue
-        if not step_isolated(svc, tournament_id, game, roster=body.get("roster") is True):
+        if not step_isolated(svc, tournament_id, game, roster=body.get("roster") is True,
+                             budget=Budget.of_step(svc, time_left_ms)):
             failures.append({"itemIdentifier": record.get("messageId")})
     return {"batchItemFailures": failures}
 
@@ -143,11 +190,12 @@ def overdue(svc: Services) -> list[str]:
     return [t.id for t in [*due, *svc.tournaments.all_in_status("running")]]
 
 
-def on_sweep(svc: Services) -> dict[str, Any]:
+def on_sweep(svc: Services, time_left_ms: TimeLeft | None = None) -> dict[str, Any]:
     """The overdue tournaments' steps, each on its own, here (the ``tournament``
     function's schedule; ``numbridge serve``'s every few seconds)."""
     due = overdue(svc)
-    failed = sum(1 for tournament_id in due if not step_isolated(svc, tournament_id))
+    failed = sum(1 for tournament_id in due if not step_isolated(
+        svc, tournament_id, budget=Budget.of_step(svc, time_left_ms)))
     return {"stepped": len(due) - failed, **({"failed": failed} if failed else {})}
 
 
@@ -173,10 +221,10 @@ def send_overdue(svc: Services) -> int:
 
 
 def step_isolated(svc: Services, tournament_id: str, game: str | None = None, *,
-                  roster: bool = False) -> bool:
+                  roster: bool = False, budget: Budget | None = None) -> bool:
     """One step; a failure is logged and counted, not raised (the others go on)."""
     try:
-        step(svc, tournament_id, game, roster=roster)
+        step(svc, tournament_id, game, roster=roster, budget=budget)
     except Exception:
         logger.exception("tournament step failed", extra={"tournament": tournament_id})
         count("TournamentStepFailures")
@@ -188,12 +236,14 @@ def step_isolated(svc: Services, tournament_id: str, game: str | None = None, *,
 
 
 def step(svc: Services, tournament_id: str, game: str | None = None, *,
-         roster: bool = False) -> None:
+         roster: bool = False, budget: Budget | None = None) -> None:
     """Do what is due in one tournament (see the module's docstring); ``roster``: a
-    player joined or left."""
+    player joined or left; ``budget``: the boards it may deal (:meth:`Budget.of_step`
+    unless given), the rest left to the next step, sent at once."""
     t = svc.tournaments.get(tournament_id)
     if t is None:
         return
+    budget = Budget.of_step(svc) if budget is None else budget
     changes: list[Change] = []
     if game is not None and t.status == "running":
         changes += count_result(svc, t, game)
@@ -204,9 +254,11 @@ def step(svc: Services, tournament_id: str, game: str | None = None, *,
         t = _start(svc, t, changes)
     if t.status == "running":
         if t.kind == "arena":
-            _arena(svc, t, scan=game is None, changes=changes)
+            _arena(svc, t, budget, scan=game is None, changes=changes)
         else:
-            _rounds(svc, t, scan=game is None, changes=changes)
+            _rounds(svc, t, budget, scan=game is None, changes=changes)
+    if budget.spent:
+        _go_on(svc, tournament_id)
     push(svc, tournament_id, changes)
     standings_if_due(svc, tournament_id,
                      changed=roster or any(c["kind"] in ("result", "bye", "started", "finished")
@@ -244,6 +296,18 @@ def _start(svc: Services, t: Tournament, changes: list[Change]) -> Tournament:
             _timer(svc, t.id, t.ends_ms)
         return _fresh(svc, t)
     return _fresh(svc, t)
+
+
+def _go_on(svc: Services, tournament_id: str) -> None:
+    """The next step at once: this one stopped with games left to deal. A failure is
+    logged: the sweep steps every running tournament."""
+    try:
+        svc.tournament_steps.send(tournament_id, 0)
+    except Exception:
+        count("TournamentStepSendFailures")
+        logger.exception("the next tournament step not sent; the sweep will take it",
+                         extra={"tournament": tournament_id})
+    count("TournamentStepsContinued")
 
 
 def _timer(svc: Services, tournament_id: str, due_ms: int) -> None:
@@ -379,19 +443,21 @@ def _online(svc: Services, name: str) -> bool:
     return bool(svc.connections.of_player(name))
 
 
-def _arena(svc: Services, t: Tournament, *, scan: bool, changes: list[Change]) -> None:
+def _arena(svc: Services, t: Tournament, budget: Budget, *, scan: bool,
+           changes: list[Change]) -> None:
     if scan:
         _count_finished(svc, t, changes)
     if t.ends_ms is not None and svc.clock() >= t.ends_ms:
         if not svc.tournaments.live(t.id):
             _finish(svc, t, changes)
         return
-    _pair_arena(svc, t, changes)
+    _pair_arena(svc, t, budget, changes)
 
 
-def _pair_arena(svc: Services, t: Tournament, changes: list[Change]) -> None:
+def _pair_arena(svc: Services, t: Tournament, budget: Budget, changes: list[Change]) -> None:
     """Pair the free players who have a connection open (one who has none waits on);
-    a pair whose commit lost its race (another step took a player) is decided again."""
+    a pair whose commit lost its race (another step took a player) is decided again.
+    Past the budget the rest wait on (their ``WAIT`` items kept) for the next step."""
     for _ in range(ATTEMPTS):
         waiting = {str(w["player"]): int(str(w["since_ms"]))
                    for w in svc.tournaments.waiting(t.id)}
@@ -408,6 +474,8 @@ def _pair_arena(svc: Services, t: Tournament, changes: list[Change]) -> None:
             if not _still_free(svc, t.id, (blue, red)):
                 lost = True  # taken by another step meanwhile: no board dealt for nothing
                 continue
+            if not budget.take():
+                return
             paired = _deal(svc, t, 0, None, blue, red,
                            partial(_taken, t.id, [players[blue], players[red]]))
             if paired is None:
@@ -434,20 +502,22 @@ def _taken(tournament_id: str, pair: list[Entrant], game_id: str) -> list[Write]
 # ------------------------------------------------------------------ Swiss and round robin
 
 
-def _rounds(svc: Services, t: Tournament, *, scan: bool, changes: list[Change]) -> None:
+def _rounds(svc: Services, t: Tournament, budget: Budget, *, scan: bool,
+            changes: list[Change]) -> None:
     if scan:
         _count_finished(svc, t, changes)
-    if t.round > 0 and _pair_the_rest(svc, t, changes):
+    if t.round > 0 and _pair_the_rest(svc, t, budget, changes):
         return
     if svc.tournaments.live(t.id):
         return  # the round is being played
     if t.round >= (t.rounds or 0):
         _finish(svc, t, changes)
         return
-    _pair_round(svc, t, t.round + 1, changes)
+    _pair_round(svc, t, t.round + 1, budget, changes)
 
 
-def _pair_round(svc: Services, t: Tournament, round_no: int, changes: list[Change]) -> None:
+def _pair_round(svc: Services, t: Tournament, round_no: int, budget: Budget,
+                changes: list[Change]) -> None:
     """Pair round ``round_no`` once: the plan put on condition that it is absent, with the
     tournament's item as read; then its games dealt."""
     active = [p for p in svc.tournaments.all_players(t.id) if p.active]
@@ -486,12 +556,14 @@ def _pair_round(svc: Services, t: Tournament, round_no: int, changes: list[Chang
     else:
         return
     logger.info("tournament round paired", extra={"tournament": t.id, "round": round_no})
-    _pair_the_rest(svc, _fresh(svc, t), changes)
+    _pair_the_rest(svc, _fresh(svc, t), budget, changes)
 
 
-def _pair_the_rest(svc: Services, t: Tournament, changes: list[Change]) -> bool:
-    """Make the current round's pairings not yet made (after a crash, or a step that
-    lost its race): whether any was made."""
+def _pair_the_rest(svc: Services, t: Tournament, budget: Budget,
+                   changes: list[Change]) -> bool:
+    """Make the current round's pairings not yet made (a round bigger than a step's
+    budget, a crash, a step that lost its race), as many games as the budget allows:
+    whether any was made, or a game is left for the next step (the round not over)."""
     plan = svc.tournaments.round_plan(t.id, t.round)
     if plan is None:
         return False
@@ -503,14 +575,23 @@ def _pair_the_rest(svc: Services, t: Tournament, changes: list[Change]) -> bool:
         return False  # the usual case, each time a game of the round ends: no player read
     names = [n for _, pair in missing for n in pair] + ([plan.bye] if plan.bye else [])
     players = svc.tournaments.players_of(t.id, names)
-    done = False
+    done = raced = False
     for slot, (blue, red) in missing:
         staying = [name for name in (blue, red) if name in players and players[name].active]
         if len(staying) == 2:
+            # The rest of the games are left (the round not over; a forfeit or the bye
+            # costs no board: made now) to the next step once the budget is spent, or
+            # to the step that won a race: it deals them, or sends its next step, and
+            # two chains of steps dealing one round in step with each other would each
+            # make every board, one in vain.
+            if raced or not budget.take():
+                done = True
+                continue
             paired = _deal(svc, t, t.round, slot, blue, red)
             if paired is not None:
                 changes.append(paired)
-                done = True
+            raced = paired is None
+            done = True
         else:  # a round robin's pair with a player who withdrew: the other wins by forfeit
             done = _bye(svc, t, slot, staying[0] if staying else None, players,
                         changes) or done
