@@ -54,7 +54,7 @@ def _continuations(steps: Steps, tid: str) -> list[dict[str, Any]]:
 def _one_by_one(world: World, steps: Steps, tid: str) -> list[int]:
     """Deliver the pending steps due now one message per invocation until none is left
     (a timer for later, an arena's end, stays): how many games each dealt."""
-    dealt = []
+    dealt: list[int] = []
     for _ in range(50):
         due = [s for s in steps.spy.sent if s["body"].get("due_ms", 0) <= world.clock()]
         if not due:

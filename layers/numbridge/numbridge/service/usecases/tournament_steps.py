@@ -303,11 +303,11 @@ def _go_on(svc: Services, tournament_id: str) -> None:
     logged: the sweep steps every running tournament."""
     try:
         svc.tournament_steps.send(tournament_id, 0)
+        count("TournamentStepsContinued")
     except Exception:
         count("TournamentStepSendFailures")
         logger.exception("the next tournament step not sent; the sweep will take it",
                          extra={"tournament": tournament_id})
-    count("TournamentStepsContinued")
 
 
 def _timer(svc: Services, tournament_id: str, due_ms: int) -> None:
