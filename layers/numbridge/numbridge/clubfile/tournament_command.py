@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -74,50 +75,64 @@ def starts_at(text: str, now_ms: int) -> int:
     return int(moment.timestamp() * 1000)
 
 
+def _on_store(command: str, args: argparse.Namespace, *, must_exist: bool,
+              act: Callable[[Any, str], str], refusals: tuple[type[Exception], ...]) -> int:
+    """Open the store named by the arguments, ``act`` on it, print what it says; a store
+    that cannot be opened or a refusal among ``refusals`` is said on stderr (exit 2)."""
+    try:
+        store, where, close = open_named_store(args, must_exist=must_exist)
+    except StoreRefused as exc:
+        return _refused(command, str(exc))
+    try:
+        said = act(store, where)
+    except refusals as exc:
+        return _refused(command, str(exc))
+    finally:
+        close()
+    if said:
+        print(said)
+    return 0
+
+
 def _create(args: argparse.Namespace) -> int:
     from numbridge.service.context import wall_clock_ms
     from numbridge.service.usecases.tournaments import TournamentRefused, create_tournament
 
     try:
         starts = starts_at(args.starts, wall_clock_ms())
-        store, where, close = open_named_store(args, must_exist=False)
-    except (StoreRefused, ValueError) as exc:
+    except ValueError as exc:
         return _refused("create", str(exc))
-    try:
+
+    def create(store: Any, where: str) -> str:
         tournament_id = create_tournament(
             store, wall_clock_ms, kind=args.kind, room=args.room, name=args.name,
             starts_ms=starts, minutes=args.minutes, rounds=args.rounds,
             rated=not args.unrated)
-    except TournamentRefused as exc:
-        return _refused("create", str(exc))
-    finally:
-        close()
-    print(f"created in {where}, starting {_when(starts)}")
-    print(tournament_id)
-    return 0
+        return f"created in {where}, starting {_when(starts)}\n{tournament_id}"
+
+    return _on_store("create", args, must_exist=False, act=create,
+                     refusals=(TournamentRefused,))
 
 
 def _list(args: argparse.Namespace) -> int:
     from numbridge.store.tournaments import STATUSES, Tournaments
 
-    try:
-        store, _, close = open_named_store(args, must_exist=True)
-    except StoreRefused as exc:
-        return _refused("list", str(exc))
-    try:
+    def listing(store: Any, _: str) -> str:
         found = Tournaments(store)
+        lines = []
         for status in STATUSES:
             listed = found.all_in_status(status)
             counted = found.counted([t.id for t in listed if t.status != "finished"])
             for t in listed:
                 extent = (f"{((t.ends_ms or t.starts_ms) - t.starts_ms) / 60_000:g} min"
                           if t.kind == "arena" else f"round {t.round}/{t.rounds or '?'}")
-                print(f"{t.id}  {t.status:<8}  {t.kind:<11}  {t.room:<10}  "
-                      f"{_when(t.starts_ms)}  {extent}  {counted.get(t.id, t.players)} players  "
-                      f"{'rated' if t.rated else 'unrated'}  {t.name}")
-    finally:
-        close()
-    return 0
+                lines.append(
+                    f"{t.id}  {t.status:<8}  {t.kind:<11}  {t.room:<10}  "
+                    f"{_when(t.starts_ms)}  {extent}  {counted.get(t.id, t.players)} players  "
+                    f"{'rated' if t.rated else 'unrated'}  {t.name}")
+        return "\n".join(lines)
+
+    return _on_store("list", args, must_exist=True, act=listing, refusals=())
 
 
 def _start(args: argparse.Namespace) -> int:
@@ -126,34 +141,25 @@ def _start(args: argparse.Namespace) -> int:
 
     try:
         starts = starts_at(args.starts, wall_clock_ms())
-        store, _, close = open_named_store(args, must_exist=True)
-    except (StoreRefused, ValueError) as exc:
+    except ValueError as exc:
         return _refused("start", str(exc))
-    try:
+
+    def start(store: Any, _: str) -> str:
         moved = start_tournament(store, wall_clock_ms, args.tournament, starts)
-    except (LookupError, TournamentRefused) as exc:
-        return _refused("start", str(exc))
-    finally:
-        close()
-    print(f"{moved.id} starts {_when(moved.starts_ms)}")
-    return 0
+        return f"{moved.id} starts {_when(moved.starts_ms)}"
+
+    return _on_store("start", args, must_exist=True, act=start,
+                     refusals=(LookupError, TournamentRefused))
 
 
 def _cancel(args: argparse.Namespace) -> int:
     from numbridge.service.usecases.tournaments import cancel_tournament
 
-    try:
-        store, _, close = open_named_store(args, must_exist=True)
-    except StoreRefused as exc:
-        return _refused("cancel", str(exc))
-    try:
+    def cancel(store: Any, _: str) -> str:
         ended = cancel_tournament(store, args.tournament)
-    except LookupError as exc:
-        return _refused("cancel", str(exc))
-    finally:
-        close()
-    print(f"{ended.id} {'cancelled' if ended.cancelled else 'had finished already'}")
-    return 0
+        return f"{ended.id} {'cancelled' if ended.cancelled else 'had finished already'}"
+
+    return _on_store("cancel", args, must_exist=True, act=cancel, refusals=(LookupError,))
 
 
 def _when(ms: int) -> str:
