@@ -171,8 +171,9 @@ def test_a_join_that_loses_a_race_is_tried_again(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.parametrize("code", ["unauthorized", "internal"])
 def test_a_connection_that_lost_its_sign_in_reconnects_instead_of_giving_up(
         code: str) -> None:
-    """Catches a bot that quits the tournament when the server, just restarted, answers
-    its first request on a new connection `unauthorized` (or fails): it connects again."""
+    """Catches a bot that quits the tournament when the server answers a request about
+    it `unauthorized` (the connection not signed in, or closing) or fails: it connects
+    again, and only a token refused at `$connect` ends it."""
     async def go() -> None:
         client, _ = bot(subscribe={"type": "error", "code": code, "message": "reconnect"})
         with pytest.raises(ConnectionError):
