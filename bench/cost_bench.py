@@ -1343,15 +1343,17 @@ QUIET_SIM_S = 36_000  # simulated ten hours (a seeker every twenty minutes or so
 
 
 def late(counted: Mapping[str, float], short: bool = False) -> str:
-    """How promptly the seekers' counts reached the subscribers, from count_pushes."""
+    """How promptly the seekers' counts reached the subscribers, from count_pushes: the
+    stretches a figure shown differed from its room's count for longer than
+    SEEKS_PROMPT_S (one change or more each), and the longest."""
     from numbridge.club.lobby_pages import SEEKS_BURST, SEEKS_EVERY_MS
 
-    told = (f"{counted['seek figures late']:,.0f} shown later than {SEEKS_PROMPT_S:.0f} s, "
-            f"the longest {counted['seek figure late max s']:.0f} s")
+    told = (f"{counted['seek figures late']:,.0f} figures shown later than "
+            f"{SEEKS_PROMPT_S:.0f} s, the longest {counted['seek figure late max s']:.0f} s")
     if short:
         return told
-    return (f"the rooms' counts changed {counted['seek count changes']:,.0f} times; "
-            f"budget {SEEKS_BURST} pushes, one more each {SEEKS_EVERY_MS / 1000:.0f} s: "
+    return (f"the rooms' counts changed {counted['seek count changes']:,.0f} times; with a "
+            f"budget of {SEEKS_BURST} pushes, one more each {SEEKS_EVERY_MS / 1000:.0f} s: "
             + told)
 
 
@@ -1542,18 +1544,18 @@ def main() -> None:
     polling = sum(hours["polling", 1_000].values())
     print(f"  push, most over least across 100-10,000 online: {max(push) / min(push):.2f}x; "
           f"push over polling at 1,000 online: {push[1] / polling:.2f}")
-    every_change = list(each.values())
-    without = list(paced.values())
-    print(f"  push with the seekers' counts pushed at most every {SEEKS_EVERY_MS / 1000:.0f} s "
-          "without a budget (the rule before): "
-          + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in paced.items())
-          + f"; most over least {max(without) / min(without):.2f}x")
     for online in QUIET_CLUBS:
         quiet = count_pushes(online, window, sim_s=QUIET_SIM_S)
         print(f"  a club of {online} online ({quiet['subscribers']:.0f} subscribers, "
-              f"{quiet['seekers paired'] + quiet['gave up']:.0f} seekers in {QUIET_SIM_S} s): "
-              f"{late(quiet)}")
-    print("  push with the seekers' counts pushed on each change (the rule before): "
+              f"{quiet['seekers paired'] + quiet['gave up']:.0f} seekers in {QUIET_SIM_S} s, "
+              f"simulated longer): {late(quiet)}")
+    every_change = list(each.values())
+    without = list(paced.values())
+    print(f"  push with the seekers' counts pushed at most every {SEEKS_EVERY_MS / 1000:.0f} s "
+          "without a budget (the rule before the budget): "
+          + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in paced.items())
+          + f"; most over least {max(without) / min(without):.2f}x")
+    print("  push with the seekers' counts pushed on each change (the first rule): "
           + ", ".join(f"{n:,} online {d * 1000:.3f}" for n, d in each.items())
           + f"; most over least {max(every_change) / min(every_change):.2f}x")
     other = list(alternative.values())
