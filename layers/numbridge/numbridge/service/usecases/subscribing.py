@@ -87,8 +87,9 @@ def lobby_page(svc: Services, request_id: str, player: str) -> dict[str, object]
 
 def seeks_shown(svc: Services) -> dict[str, int]:
     """Each room's seekers waiting as last pushed to the lobby (0: none pushed yet). The
-    fan-out pushes a count only when it differs from the one pushed, at most every
-    ``SEEKS_EVERY_MS``: a page showing the count of this instant could keep a figure no
+    fan-out pushes a count only when it differs from the one pushed (at once while the
+    club's budget lasts, else at most every ``SEEKS_EVERY_MS``: ``lobby_pages.seeks_due``):
+    a page showing the count of this instant could keep a figure no
     push would ever correct (a seeker come and paired between two pushes)."""
     pushed = svc.subscriptions.seeks_pushed().counts
     return {room: pushed.get(room, 0) for room in svc.rooms.ids}
