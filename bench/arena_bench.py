@@ -30,28 +30,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
-import shutil
-import tempfile
-import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from bench.load.server import Server
 from bench.measure import percentile
-from bench.tournament_players import (
-    SHORT_ROOMS,
-    Played,
-    Stored,
-    create,
-    overlaps,
-    play,
-    read_back,
-    standings,
-)
-
-START_S = 20  # the players join meanwhile
+from bench.tournament_players import Played, Stored, overlaps, run_on_server
 
 
 def _summary(name: str, samples: list[float]) -> str:
@@ -198,34 +182,15 @@ def client_overlaps(games: Sequence[Played], stored: Stored) -> list[str]:
 
 
 def run(players: int, minutes: float, think_s: float, processes: int) -> None:
-    work = Path(tempfile.mkdtemp(prefix="numbridge-arena-"))
-    rooms = work / "rooms.yaml"
-    rooms.write_text(SHORT_ROOMS, encoding="utf-8")
-    os.environ["ROOMS_CONFIG"] = str(rooms)
-    server = Server(work / "data")
-    server.start()
-    try:
-        tournament = create(server.data_dir, "--kind", "arena", "--room", "blitz",
-                            "--name", "Bench arena", "--starts", f"+{START_S}",
-                            "--minutes", f"{minutes:g}", "--unrated")
-        tokens = {f"a{n:02d}": server.token(f"a{n:02d}") for n in range(players)}
-        started = time.perf_counter()
-        cpu = server.cpu_s()
-        load_before = os.getloadavg()
-        log = play(server.url, tokens, tournament, think_s,
-                   limit_s=START_S + minutes * 60 + 300, processes=processes)
-        elapsed = time.perf_counter() - started
-        cpu = server.cpu_s() - cpu
-        load_after = os.getloadavg()
-        shown, table = standings(server.url, server.token("referee"), tournament)
-        server.stop()
-        stored = read_back(server.data_dir, tournament)
-    finally:
-        server.stop()
-        shutil.rmtree(work, ignore_errors=True)
+    played = run_on_server("arena", players, think_s, minutes * 60 + 300, processes,
+                           "--kind", "arena", "--room", "blitz", "--name", "Bench arena",
+                           "--minutes", f"{minutes:g}", "--unrated")
+    log, stored, shown, table = played.log, played.stored, played.shown, played.table
+    elapsed, cpu = played.elapsed_s, played.cpu_s
+    load_before, load_after = played.load_before, played.load_after
     both_free, own = repairing(log.games)
     unfinished = sum(1 for g in log.games if g.ended is None)
-    problems = check_standings(log.games, table, stored, tournament)
+    problems = check_standings(log.games, table, stored, played.tournament)
     print(f"arena: {players} bot players (easy, think {think_s:.1f} s a move), "
           f"{minutes:g} min in a Blitz room of 10 s moves and 1 min games; {elapsed:.0f} s "
           f"from its creation to the last player's exit; server CPU "

@@ -24,21 +24,16 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import shutil
 import sys
-import tempfile
-import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from bench.load.server import Server
-from bench.tournament_players import SHORT_ROOMS, create, play, read_back, standings
+from bench.tournament_players import run_on_server
 
 ROOT = Path(__file__).resolve().parents[1]
-START_S = 20
 Frame = dict[str, Any]
 
 
@@ -119,30 +114,11 @@ def run(players: int, rounds: int, think_s: float, processes: int) -> None:
     from numbridge.tournaments import results, swiss
 
     check = checker()
-    work = Path(tempfile.mkdtemp(prefix="numbridge-swiss-"))
-    rooms = work / "rooms.yaml"
-    rooms.write_text(SHORT_ROOMS, encoding="utf-8")
-    os.environ["ROOMS_CONFIG"] = str(rooms)
-    server = Server(work / "data")
-    server.start()
-    try:
-        tournament = create(server.data_dir, "--kind", "swiss", "--room", "blitz",
-                            "--name", "Bench Swiss", "--starts", f"+{START_S}",
-                            "--rounds", str(rounds), "--unrated")
-        tokens = {f"s{n:02d}": server.token(f"s{n:02d}") for n in range(players)}
-        started = time.perf_counter()
-        cpu = server.cpu_s()
-        log = play(server.url, tokens, tournament, think_s,
-                   limit_s=START_S + rounds * 240 + 120, processes=processes)
-        elapsed = time.perf_counter() - started
-        cpu = server.cpu_s() - cpu
-        load = os.getloadavg()
-        shown, table = standings(server.url, server.token("referee"), tournament)
-        server.stop()
-        stored = read_back(server.data_dir, tournament)
-    finally:
-        server.stop()
-        shutil.rmtree(work, ignore_errors=True)
+    played = run_on_server("swiss", players, think_s, rounds * 240 + 120, processes,
+                           "--kind", "swiss", "--room", "blitz", "--name", "Bench Swiss",
+                           "--rounds", str(rounds), "--unrated")
+    log, stored, shown, table = played.log, played.stored, played.shown, played.table
+    elapsed, cpu, load = played.elapsed_s, played.cpu_s, played.load_after
 
     round_of = {str(p.game): p.round for p in stored.pairings if p.game}
     games = [(round_of[g], *outcomes_of(record)) for g, record in stored.records.items()]

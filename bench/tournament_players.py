@@ -243,3 +243,61 @@ def wait_until(predicate: Any, timeout_s: float, step_s: float = 1.0) -> bool:
             return True
         time.sleep(step_s)
     return False
+
+
+START_S = 20  # the players join meanwhile
+
+
+@dataclass
+class Run:
+    """A tournament played by bot players against a `numbridge serve` of its own: what
+    the players saw, what the server kept, and what it cost the machine."""
+
+    tournament: str
+    log: Log
+    elapsed_s: float
+    cpu_s: float
+    load_before: tuple[float, ...]
+    load_after: tuple[float, ...]
+    shown: Frame
+    table: list[Frame]
+    stored: Stored
+
+
+def run_on_server(prefix: str, players: int, think_s: float, limit_s: float,
+                  processes: int, *create_args: str) -> Run:
+    """Create a tournament (``numbridge tournament create`` with ``create_args``, starting
+    in START_S) on a fresh server with SHORT_ROOMS, play it with ``players`` bots named
+    ``PREFIXnn``, then read its standings over the protocol and its items from the
+    stopped server's database."""
+    import os
+    import shutil
+    import tempfile
+
+    from bench.load.server import Server
+
+    work = Path(tempfile.mkdtemp(prefix=f"numbridge-{prefix}-"))
+    rooms = work / "rooms.yaml"
+    rooms.write_text(SHORT_ROOMS, encoding="utf-8")
+    os.environ["ROOMS_CONFIG"] = str(rooms)
+    server = Server(work / "data")
+    server.start()
+    try:
+        tournament = create(server.data_dir, *create_args, "--starts", f"+{START_S}")
+        tokens = {f"{prefix[0]}{n:02d}": server.token(f"{prefix[0]}{n:02d}")
+                  for n in range(players)}
+        started = time.perf_counter()
+        cpu = server.cpu_s()
+        load_before = os.getloadavg()
+        log = play(server.url, tokens, tournament, think_s, limit_s=START_S + limit_s,
+                   processes=processes)
+        elapsed = time.perf_counter() - started
+        cpu = server.cpu_s() - cpu
+        load_after = os.getloadavg()
+        shown, table = standings(server.url, server.token("referee"), tournament)
+        server.stop()
+        stored = read_back(server.data_dir, tournament)
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    return Run(tournament, log, elapsed, cpu, load_before, load_after, shown, table, stored)
