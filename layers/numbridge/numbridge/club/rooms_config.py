@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from numbridge.club import rooms as rt
+from numbridge.club.config_entries import described, validated_entries
 from numbridge.club.proposals import BlockKind, Variant
 from numbridge.rules.seats import GRADES, Grade
 
@@ -196,20 +197,8 @@ def parse_rooms(data: object, source: str = "(data)") -> rt.Rooms:
     if not isinstance(entries, list) or not entries:
         raise rt.RoomsConfigError(source, ["`rooms` must be a non-empty list of rooms"])
 
-    problems: list[str] = []
-    specs: dict[str, _RoomSpec] = {}
-    for number, entry in enumerate(entries, start=1):
-        room_id = entry.get("id") if isinstance(entry, dict) else None
-        label = f"room {room_id!r}" if isinstance(room_id, str) else f"room #{number}"
-        try:
-            spec = _RoomSpec.model_validate(entry)
-        except ValidationError as exc:
-            problems.extend(_describe(label, exc))
-            continue
-        if spec.id in specs:
-            problems.append(f"{label}: id: another room has the id {spec.id!r}")
-            continue
-        specs[spec.id] = spec
+    specs, problems = validated_entries(entries, _RoomSpec, "room", lambda spec: spec.id,
+                                        whole="(room)")
 
     known_ids = {e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)}
     rooms: list[_Room] = []
@@ -227,7 +216,7 @@ def parse_rooms(data: object, source: str = "(data)") -> rt.Rooms:
         try:
             rooms.append(_Room.model_validate(raw))
         except ValidationError as exc:
-            problems.extend(_describe(label, exc, _inherited_note(spec)))
+            problems.extend(described(label, exc, _inherited_note(spec), whole="(room)"))
 
     if problems:
         raise rt.RoomsConfigError(source, problems)
@@ -270,18 +259,3 @@ def _inherited_note(spec: _RoomSpec) -> Mapping[str, str]:
         for variant, vs in spec.variants.items()
         if vs.like is not None
     }
-
-
-def _describe(
-    label: str, exc: ValidationError, notes: Mapping[str, str] | None = None
-) -> list[str]:
-    out = []
-    for err in exc.errors(include_url=False):
-        loc = err["loc"]
-        where = ".".join(str(part) for part in loc) or "(room)"
-        msg = err["msg"].removeprefix("Value error, ")
-        note = ""
-        if notes and len(loc) >= 2 and loc[0] == "variants":
-            note = notes.get(str(loc[1]), "")
-        out.append(f"{label}: {where}: {msg}{note}")
-    return out

@@ -28,11 +28,11 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
-    ValidationError,
     field_validator,
     model_validator,
 )
 
+from numbridge.club.config_entries import validated_entries
 from numbridge.tournaments.schedule import WEEKDAYS, Kind, ScheduleEntry
 
 TOURNAMENTS_CONFIG_ENV: Final = "TOURNAMENTS_CONFIG"
@@ -158,34 +158,12 @@ def parse_schedule(data: object, source: str = "(data)",
         entries = []
     if not isinstance(entries, list):
         raise ScheduleConfigError(source, ["`schedule` must be a list of entries"])
-    problems: list[str] = []
-    found: dict[str, ScheduleEntry] = {}
-    for number, raw in enumerate(entries, start=1):
-        entry_id = raw.get("id") if isinstance(raw, dict) else None
-        label = f"entry {entry_id!r}" if isinstance(entry_id, str) else f"entry #{number}"
-        try:
-            entry = _Entry.model_validate(raw)
-        except ValidationError as exc:
-            problems.extend(_describe(label, exc))
-            continue
-        if entry.id in found:
-            problems.append(f"{label}: id: another entry has the id {entry.id!r}")
-            continue
-        if rooms is not None and entry.room not in rooms:
-            problems.append(f"{label}: room: there is no room {entry.room!r} "
-                            f"(the rooms: {', '.join(rooms)})")
-            continue
-        found[entry.id] = entry.plain()
+    def known_room(label: str, entry: _Entry) -> str | None:
+        if rooms is None or entry.room in rooms:
+            return None
+        return f"{label}: room: there is no room {entry.room!r} (the rooms: {', '.join(rooms)})"
+
+    found, problems = validated_entries(entries, _Entry, "entry", lambda e: e.id, known_room)
     if problems:
         raise ScheduleConfigError(source, problems)
-    return tuple(found.values())
-
-
-def _describe(label: str, exc: ValidationError) -> list[str]:
-    out = []
-    for err in exc.errors(include_url=False):
-        where = ".".join(str(part) for part in err["loc"])
-        said = err["msg"].removeprefix("Value error, ")
-        # a fault of the whole entry (an arena with no length) has no field to name
-        out.append(f"{label}: {where}: {said}" if where else f"{label}: {said}")
-    return out
+    return tuple(entry.plain() for entry in found.values())
