@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 import pysolvers  # type: ignore[import-not-found]
 from pysat.solvers import Cadical153
@@ -249,25 +250,32 @@ class Engine:
             return found
 
 
-_engines: OrderedDict[tuple[str, int, tuple[int, ...]], Engine] = OrderedDict()
+LayoutKey = tuple[str, int, tuple[int, ...]]  # (encoding, size, blocks)
+T = TypeVar("T")
+_engines: OrderedDict[LayoutKey, Engine] = OrderedDict()
 _engines_lock = threading.Lock()
 ENGINE_CACHE = 8
 
 
+def _cached(cache: OrderedDict[LayoutKey, T], key: LayoutKey, make: Callable[[], T]) -> T:
+    """``cache[key]``, made on a miss (outside the lock: two threads may both make it, one
+    is kept); the least recently used beyond ENGINE_CACHE are dropped."""
+    with _engines_lock:
+        found = cache.get(key)
+        if found is not None:
+            cache.move_to_end(key)
+            return found
+    made = make()
+    with _engines_lock:
+        cache[key] = made
+        while len(cache) > ENGINE_CACHE:
+            cache.popitem(last=False)
+    return made
+
+
 def engine_for(layout: Layout, kind: str = COUNT) -> Engine:
     """The cached engine of a layout (least recently used ones are dropped)."""
-    key = (kind, layout.size, layout.blocks)
-    with _engines_lock:
-        engine = _engines.get(key)
-        if engine is not None:
-            _engines.move_to_end(key)
-            return engine
-    engine = Engine(layout, kind)
-    with _engines_lock:
-        _engines[key] = engine
-        while len(_engines) > ENGINE_CACHE:
-            _engines.popitem(last=False)
-    return engine
+    return _cached(_engines, (kind, layout.size, layout.blocks), lambda: Engine(layout, kind))
 
 
 class Propagator:
@@ -307,23 +315,13 @@ class Propagator:
         return [x for x in implied if 0 < x <= top]
 
 
-_propagators: OrderedDict[tuple[str, int, tuple[int, ...]], Propagator] = OrderedDict()
+_propagators: OrderedDict[LayoutKey, Propagator] = OrderedDict()
 
 
 def propagator_for(layout: Layout, kind: str) -> Propagator:
     """The cached propagator of a layout and encoding (least recently used ones dropped)."""
-    key = (kind, layout.size, layout.blocks)
-    with _engines_lock:
-        found = _propagators.get(key)
-        if found is not None:
-            _propagators.move_to_end(key)
-            return found
-    made = Propagator(layout, kind)
-    with _engines_lock:
-        _propagators[key] = made
-        while len(_propagators) > ENGINE_CACHE:
-            _propagators.popitem(last=False)
-    return made
+    return _cached(_propagators, (kind, layout.size, layout.blocks),
+                   lambda: Propagator(layout, kind))
 
 
 def given_lits(digits: Sequence[int], size: int) -> list[int]:
