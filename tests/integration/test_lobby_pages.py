@@ -6,6 +6,7 @@ keeps from pushes alone is the page a fresh subscription answers with."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -53,6 +54,22 @@ def proposing(world: World, players: int) -> dict[str, str]:
             by[conn.ask("propose", room="blitz")["proposal"]["id"]] = f"p{n}"
     world.deliver_lobby()
     return by
+
+
+def widest_page(items: Iterable[str], size: int = 2) -> str:
+    """A subscriber's name whose page of ``size`` among ``items`` spans the widest arc of
+    the circle: a new item lands on it with a chance of at least ``size`` in
+    ``len(items)``, whatever points the items' random ids drew (a name taken at random
+    may face an arc of almost nothing, and a test that waits for a landing fails)."""
+    circle = lobby_pages.Circle.of(items)
+    whole = 1 << 64
+
+    def arc(name: str) -> int:
+        start = lobby_pages.start_of(name)
+        last = circle.page(start, size)[-1]
+        return (lobby_pages.point(last) - start) % whole
+
+    return max((f"w{n}" for n in range(500)), key=arc)
 
 
 def test_a_change_outside_the_page_is_not_sent_and_one_inside_brings_what_slides_in(
@@ -139,12 +156,12 @@ def test_a_proposal_pushed_off_a_page_is_told_as_paged(
     monkeypatch.setattr(lobby_pages, "PAGE", 2)
     by = proposing(world, 1)
     ana = world.join("ana")
-    wes = world.join("wes")
+    wes = world.join(widest_page(by))
     page = wes.ask("subscribe", topic="lobby")
     world.deliver_lobby()
     kept = Kept(page)
     kept.apply(changes(wes))
-    for _ in range(40):  # until one lands on wes's page (each a chance of 2 in 6)
+    for _ in range(40):  # until one lands on wes's page (each a chance of 2 in 5 or more)
         made = ana.ask("propose", room="blitz")["proposal"]["id"]
         world.deliver_lobby()
         found = changes(wes)
