@@ -104,14 +104,17 @@ def _hidden_singles(grid: Grid, masks: list[int], queue: list[int]) -> bool | No
     full = grid.full
     changed = False
     for unit in grid.units:
-        once = twice = 0
+        once = twice = fixed = 0
         for i in unit:
             m = masks[i]
             twice |= once & m
             once |= m
+            if m & (m - 1) == 0:
+                fixed |= m
         if once != full:
             return None  # a digit with no place in this unit
-        lonely = once & ~twice
+        # a digit already alone in its cell is lonely too, and there is nothing to place
+        lonely = once & ~twice & ~fixed
         while lonely:
             b = lonely & -lonely
             lonely ^= b

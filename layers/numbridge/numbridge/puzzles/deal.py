@@ -146,9 +146,17 @@ class _Dealer:
             cell = rng.choice(choices)
             if aim is not None:
                 rng.shuffle(choices)
+                # A cell where another known solution agrees with S leaves that one
+                # standing: not unique yet, so propagation cannot fill (no need to ask).
+                common = live
+                for d in self.alts:
+                    if not d & mask:
+                        common &= d
                 base = [lits[c] for c in givens]
                 with aim.lock:
-                    cell = next((c for c in choices if not aim.fills([*base, lits[c]])), cell)
+                    cell = next((c for c in choices
+                                 if not common >> c & 1 or not aim.fills([*base, lits[c]])),
+                                cell)
             givens.append(cell)
             mask |= 1 << cell
 
