@@ -8,6 +8,7 @@ Public API::
     deal_board(size, blocks, clues, rng, budget_s=10.0, grades=None) -> DealtBoard
     count_solutions(givens, blocks=None, limit=2) -> int
     random_layout(size, rng) -> Layout
+    aims(grades) -> bool                            # dealt by aiming (rare grades)
 
 python-sat is imported on the first deal or count, never by importing this
 package (the rules engine and the lobby must not pay for it).
@@ -26,6 +27,7 @@ __all__ = [
     "DealError",
     "DealtBoard",
     "InvalidBoard",
+    "aims",
     "count_solutions",
     "deal_board",
     "random_layout",
@@ -82,3 +84,14 @@ def random_layout(size: int, rng: random.Random) -> Layout:
     from numbridge.puzzles.layouts import random_layout as layout
 
     return layout(size, rng)
+
+
+def aims(grades: Collection[str] | None) -> bool:
+    """Whether a deal asking ``grades`` aims (all harder than hidden singles): a geometric
+    tail of repairs and searches, which the service deals ahead (``store.board_stock``).
+    Loads the dealer (and python-sat) when ``grades`` is given."""
+    if grades is None:
+        return False
+    from numbridge.puzzles.deal import aims as dealer_aims
+
+    return dealer_aims(grades)

@@ -420,3 +420,14 @@ def deal_board(
             f"no {size}x{size} board{wanted} with {blocks} blocks and {clues} clues was found "
             f"within {budget_s:g} s"
         ) from None
+
+
+def aims(grades: Collection[str] | None) -> bool:
+    """Whether the dealer aims for ``grades``: all harder than a rung that propagation
+    decides (:func:`_propagator`'s test, without a layout). Such a deal is a geometric
+    tail of repairs and searches: the service stocks these boards ahead
+    (``store.board_stock``)."""
+    if grades is None:
+        return False
+    known = [GRADES.index(g) for g in grades if g in GRADES]
+    return bool(known) and min(known) > GRADES.index("hidden_single")

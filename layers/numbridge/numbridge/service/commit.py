@@ -23,12 +23,15 @@ from collections.abc import Callable
 
 from numbridge.protocol import ProtocolError, error_frame
 from numbridge.protocol.requests import Request, as_frame
+from numbridge.rules.options import GameOptions
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Frame, Outcome
 from numbridge.service.wire_errors import wire_error
 from numbridge.store import keys
-from numbridge.store.port import ConflictError, Delete, Put, Write
+from numbridge.store.board_stock import setting_of
+from numbridge.store.games import state_text
+from numbridge.store.port import Absent, ConflictError, Delete, Put, Write
 from numbridge.store.receipts import Receipt, Receipts
 from numbridge.values import frozen
 
@@ -175,7 +178,11 @@ def after_pushes(svc: Services, outcome: Outcome) -> None:
     may pair the players again at once (``numbridge serve`` runs it on another thread,
     AWS in another function): sent before the posts, the next game's ``state`` could
     reach a player ahead of the ended game's last frames. A step not sent is taken by the
-    sweep; a review not sent leaves its game without one."""
+    sweep; a review not sent leaves its game without one. Last, the refill of the stock
+    each new game of a stocked ask was dealt from: its deals (on the review function,
+    the local runtime's worker) never compete with the request for the CPU before its
+    frames are out. A refill not sent leaves the stock to the next deal of that
+    setting (a miss is dealt inline)."""
     for tournament_id, game_id in [*outcome.steps, *tournament_games(outcome.writes)]:
         try:
             # No game: a player joined or left (``Outcome.steps``)
@@ -191,6 +198,33 @@ def after_pushes(svc: Services, outcome: Outcome) -> None:
             count("ReviewSendFailures")
             logger.exception("review not sent; the game stays unreviewed",
                              extra={"game": game_id})
+    # The stock a new game's board came from (or would have): refilled by the review
+    # function, whose deals must not hold up the players' first frames.
+    for setting in stocked(outcome.writes):
+        try:
+            svc.reviews.refill(setting)
+            count("StockRefillsSent")
+        except Exception:
+            count("StockRefillSendFailures")
+            logger.exception("stock refill not sent; the next deal of it asks again",
+                             extra={"setting": setting})
+
+
+def stocked(writes: list[Write]) -> list[str]:
+    """The stock settings (``store.board_stock``) of the games these writes start, each
+    once: a new game's state is put on condition that none is there (``deal_game``, the
+    one path of every new game), so none is missed."""
+    settings: list[str] = []
+    for write in writes:
+        if (not isinstance(write, Put) or write.key[1] != keys.STATE
+                or not write.key[0].startswith(keys.GAME_PREFIX)
+                or not isinstance(write.condition, Absent)):
+            continue
+        options = json.loads(state_text(write.item)).get("options")
+        setting = None if options is None else setting_of(GameOptions.from_dict(options))
+        if setting is not None and setting not in settings:
+            settings.append(setting)
+    return settings
 
 
 def archived(writes: list[Write]) -> list[str]:

@@ -27,6 +27,7 @@ from numbridge.service.aws.sqs_tournaments import NoTournamentSteps, SqsTourname
 from numbridge.service.ports import BotTurns, LobbyFeed, Reviews, Timers, TournamentSteps
 from numbridge.service.ratelimit import RateLimiter
 from numbridge.store.accounts import Accounts
+from numbridge.store.board_stock import BoardStock
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections, Removed
 from numbridge.store.dynamodb import DynamoStore
@@ -70,7 +71,8 @@ class Services:
     posts_at_once: bool = True
     # Where lobby changes go (the lobby queue, read by the fanout function).
     lobby: LobbyFeed = field(default_factory=NoLobbyFeed)
-    # Where finished games go to be reviewed (the review queue, read by the review function).
+    # Where finished games go to be reviewed, and the stock's refills (the review queue,
+    # read by the review function).
     reviews: Reviews = field(default_factory=NoReviews)
     # Where a tournament's steps go (the tournament queue, read by the tournament function).
     tournament_steps: TournamentSteps = field(default_factory=NoTournamentSteps)
@@ -134,6 +136,10 @@ class Services:
     @cached_property
     def online(self) -> Online:
         return Online(self.store)
+
+    @cached_property
+    def board_stock(self) -> BoardStock:
+        return BoardStock(self.store)
 
     @cached_property
     def notifier(self) -> Notifier:

@@ -26,8 +26,15 @@ class BotTurns(Protocol):
 
 
 class Reviews(Protocol):
+    """The solver's background work: reviews of finished games, and the stock of boards
+    dealt ahead (``store.board_stock``), on one queue and one function."""
+
     def send(self, game_id: str) -> None:
         """Wake the ``review`` function for a game just finished (its record archived)."""
+
+    def refill(self, setting: str) -> None:
+        """Wake the ``review`` function to deal the free slots of a stocked setting (a
+        game of it was just dealt)."""
 
 
 class TournamentSteps(Protocol):

@@ -57,6 +57,7 @@ reads the game's version and its watchers (``WATCHERS_END``).
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable
 
 STATE = "STATE"
 RECORD = "RECORD"
@@ -336,3 +337,40 @@ def standing_order(score2: int, name: str, final_rank: int | None = None) -> str
     if final_rank is not None:
         return f"0#{final_rank:07d}#{name}"
     return f"1#{STANDING_SCORE_MAX - score2:08d}#{name}"
+
+
+STOCK_PREFIX = "STOCK#"
+_STOCK_FIELDS = "-"
+_STOCK_GRADES = "+"
+
+
+def stock_setting(size: int, blocks: str, clues: int, grades: Iterable[str]) -> str:
+    """The setting a stocked board is dealt for, as one compact string: size, block
+    kind, clues and the grades asked (in the ladder's order, each once), e.g.
+    ``9-regular-26-beyond``. :func:`stock_setting_fields` reads it back."""
+    from numbridge.rules.seats import GRADES
+
+    asked = set(grades)
+    ordered = [g for g in GRADES if g in asked] + sorted(asked - set(GRADES))
+    return _STOCK_FIELDS.join((str(size), blocks, str(clues), _STOCK_GRADES.join(ordered)))
+
+
+def stock_setting_fields(setting: str) -> tuple[int, str, int, tuple[str, ...]]:
+    """(size, blocks, clues, grades) of a :func:`stock_setting` string; ``ValueError``
+    for text of another shape (what the values mean is checked by the dealer's rules)."""
+    parts = setting.split(_STOCK_FIELDS)
+    if len(parts) != 4 or not parts[0].isdigit() or not parts[2].isdigit() or not parts[3]:
+        raise ValueError(f"not a stock setting: {setting!r}")
+    grades = tuple(parts[3].split(_STOCK_GRADES))
+    if stock_setting(int(parts[0]), parts[1], int(parts[2]), grades) != setting:
+        raise ValueError(f"not a stock setting as written: {setting!r}")
+    return int(parts[0]), parts[1], int(parts[2]), grades
+
+
+def stock(setting: str) -> str:
+    """The partition of one setting's stocked boards."""
+    return f"{STOCK_PREFIX}{setting}"
+
+
+def stock_slot(n: int) -> str:
+    return str(n)

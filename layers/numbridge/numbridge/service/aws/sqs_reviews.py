@@ -3,7 +3,8 @@
 The body is ``{"game": GID}``; the ``review`` function computes the game's review
 (numbridge.coach) and stores it beside its archive record. Off the request that
 finished the game: a review costs tens of milliseconds of CPU the players' move need
-not wait for.
+not wait for. The same queue carries the stock's refills, ``{"stock": SETTING}``: the
+function deals a board for each free slot of that setting (``store.board_stock``).
 """
 
 from __future__ import annotations
@@ -24,9 +25,17 @@ class SqsReviews:
         self.client.send_message(
             QueueUrl=self.queue_url, MessageBody=json.dumps({"game": game_id}))
 
+    def refill(self, setting: str) -> None:
+        self.client.send_message(
+            QueueUrl=self.queue_url, MessageBody=json.dumps({"stock": setting}))
+
 
 class NoReviews:
-    """Where no review queue is configured: finished games stay unreviewed."""
+    """Where no review queue is configured: finished games stay unreviewed, and the
+    stock is never refilled (its asks are dealt inline, as any other)."""
 
     def send(self, game_id: str) -> None:
         log.debug("no review queue: game %s not reviewed", game_id)
+
+    def refill(self, setting: str) -> None:
+        log.debug("no review queue: stock %s not refilled", setting)

@@ -1,4 +1,5 @@
-"""Reviews (an SQS batch from the review queue): each reviews one finished game."""
+"""Reviews (an SQS batch from the review queue): each reviews one finished game, or deals
+the free slots of a stocked setting (``usecases.reviewing``)."""
 
 from __future__ import annotations
 

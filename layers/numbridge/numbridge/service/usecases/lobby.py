@@ -12,6 +12,7 @@ from numbridge.club.ratings import Rating, is_provisional
 from numbridge.names import bot_level, fold_name
 from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
+from numbridge.puzzles.board import DealtBoard
 from numbridge.rules.geometry import Layout
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
@@ -21,6 +22,7 @@ from numbridge.service.usecases import pages
 from numbridge.service.usecases.finish import status_writes
 from numbridge.service.usecases.presence import online
 from numbridge.service.usecases.views import state_frame
+from numbridge.store.board_stock import setting_of
 from numbridge.store.club import (
     PROPOSALS_PER_PLAYER,
     Proposals,
@@ -176,21 +178,41 @@ def deal_game(svc: Services, options: rules.GameOptions, players: dict[rules.Sea
 
 
 def deal_board(svc: Services, options: rules.GameOptions) -> rules.Board:
+    """The board of a new game: every game's board is dealt here. An ask the dealer aims
+    at (a rare grade: ``store.board_stock``) is taken from the stock when one is there,
+    else dealt inline as any other; the stock's refill is asked after the request's
+    frames are posted (``commit.after_pushes`` finds the new game in its writes)."""
     from numbridge.puzzles import DealError, deal_board
     from numbridge.rules.options import grades_between
 
     grades = None if options.grades is None else grades_between(options.grades)
     started = time.perf_counter()
-    try:
-        dealt = deal_board(options.size, options.blocks, options.clues, svc.rng,
-                           budget_s=svc.deal_budget_s, grades=grades)
-    except DealError as exc:
-        logger.exception("deal failed")
-        raise ProtocolError("internal", f"could not deal a board: {exc}") from exc
+    setting = setting_of(options)
+    dealt = None if setting is None else _from_stock(svc, setting)
+    if dealt is None:
+        try:
+            dealt = deal_board(options.size, options.blocks, options.clues, svc.rng,
+                               budget_s=svc.deal_budget_s, grades=grades)
+        except DealError as exc:
+            logger.exception("deal failed")
+            raise ProtocolError("internal", f"could not deal a board: {exc}") from exc
+    # What the request waited for, from the stock or dealt.
     measure("DealLatency", (time.perf_counter() - started) * 1000, MetricUnit.Milliseconds)
     layout = Layout.from_string(dealt.blocks)
     return rules.Board(layout=layout, givens=dealt.givens, solution=dealt.solution,
                        grade=dealt.grade)
+
+
+def _from_stock(svc: Services, setting: str) -> DealtBoard | None:
+    """A stocked board of ``setting``, counted as a hit or a miss; ``None`` on a miss
+    (none left, or the stock could not be read: the deal goes on inline)."""
+    try:
+        board = svc.board_stock.take(setting)
+    except Exception:
+        logger.exception("stock not read; dealt inline", extra={"setting": setting})
+        board = None
+    count("StockHits" if board is not None else "StockMisses")
+    return board
 
 
 def new_game_id(now_ms: int) -> str:
