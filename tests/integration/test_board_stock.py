@@ -93,7 +93,7 @@ def test_a_rare_grade_is_dealt_inline_once_then_from_the_stock_the_refill_fills(
     givens = {str(item["givens"]) for item in stock.values()}
     assert len(givens) == DEPTH
     for item in stock.values():
-        assert item["grade"] == "beyond" == grade(str(item["blocks"]), str(item["givens"]))
+        assert item["grade"] == "beyond" == grade(str(item["layout"]), str(item["givens"]))
         assert sum(ch != "." for ch in str(item["givens"])) == 26
     dealt = []
     for n in range(DEPTH):

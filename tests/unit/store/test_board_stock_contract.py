@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from numbridge.puzzles.board import DealtBoard
+from numbridge.rules.geometry import Layout
+from numbridge.rules.options import Board
 from numbridge.store import keys
 from numbridge.store.board_stock import DEPTH, BoardStock
 from numbridge.store.port import Condition, Item, Store
@@ -16,10 +17,12 @@ from numbridge.store.port import Condition, Item, Store
 SETTING = keys.stock_setting(9, "regular", 26, ["beyond"])
 
 
-def board(n: int) -> DealtBoard:
-    """A stand-in board (the stock stores text; it does not check sudoku rules)."""
-    digits = f"{n:09d}" * 9
-    return DealtBoard(9, "0" * 81, digits[:40] + "." * 41, digits, "beyond")
+def board(n: int) -> Board:
+    """A valid 9x9 board, one of many: a fixed solution's digits relabelled by ``n``
+    (the stock keeps boards; it does not deal them)."""
+    relabel = "".join(str((d + n) % 9 + 1) for d in range(9))
+    solution = "".join(relabel[(r * 3 + r // 3 + c) % 9] for r in range(9) for c in range(9))
+    return Board(Layout.regular(9), solution[:40] + "." * 41, solution, "beyond")
 
 
 def test_each_board_put_is_taken_once_and_then_the_stock_is_empty(store: Store) -> None:
@@ -64,7 +67,7 @@ class Interleaved:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.rival: list[DealtBoard | None] = []
+        self.rival: list[Board | None] = []
 
     def get_many(self, keys_: Sequence[tuple[str, str]]) -> list[Item | None]:
         return self.store.get_many(keys_)

@@ -23,13 +23,12 @@ from collections.abc import Callable
 
 from numbridge.protocol import ProtocolError, error_frame
 from numbridge.protocol.requests import Request, as_frame
-from numbridge.rules.options import GameOptions
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Frame, Outcome
+from numbridge.service.stock import stock_setting
 from numbridge.service.wire_errors import wire_error
 from numbridge.store import keys
-from numbridge.store.board_stock import setting_of
 from numbridge.store.games import state_text
 from numbridge.store.port import Absent, ConflictError, Delete, Put, Write
 from numbridge.store.receipts import Receipt, Receipts
@@ -220,8 +219,10 @@ def stocked(writes: list[Write]) -> list[str]:
                 or not write.key[0].startswith(keys.GAME_PREFIX)
                 or not isinstance(write.condition, Absent)):
             continue
+        from numbridge.rules.options import GameOptions
+
         options = json.loads(state_text(write.item)).get("options")
-        setting = None if options is None else setting_of(GameOptions.from_dict(options))
+        setting = None if options is None else stock_setting(GameOptions.from_dict(options))
         if setting is not None and setting not in settings:
             settings.append(setting)
     return settings

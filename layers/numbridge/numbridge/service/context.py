@@ -27,7 +27,6 @@ from numbridge.service.aws.sqs_tournaments import NoTournamentSteps, SqsTourname
 from numbridge.service.ports import BotTurns, LobbyFeed, Reviews, Timers, TournamentSteps
 from numbridge.service.ratelimit import RateLimiter
 from numbridge.store.accounts import Accounts
-from numbridge.store.board_stock import BoardStock
 from numbridge.store.club import Archive, PlayerGames, Proposals, Ratings
 from numbridge.store.connections import Connections, Removed
 from numbridge.store.dynamodb import DynamoStore
@@ -45,6 +44,7 @@ from numbridge.store.watches import Watches
 if TYPE_CHECKING:
     from numbridge.auth import TokenKeys
     from numbridge.cognito import CognitoVerifier
+    from numbridge.store.board_stock import BoardStock
 
 
 def wall_clock_ms() -> int:
@@ -139,6 +139,9 @@ class Services:
 
     @cached_property
     def board_stock(self) -> BoardStock:
+        # Imported here: the session functions (connect, disconnect) load no rules.
+        from numbridge.store.board_stock import BoardStock
+
         return BoardStock(self.store)
 
     @cached_property

@@ -1,12 +1,14 @@
 """A stock of dealt boards for the asks the dealer aims at (``numbridge.puzzles.aims``:
-grades all harder than hidden singles), so that a rare grade is dealt as fast as any
-board: the request takes one dealt ahead, and the review queue's function deals its
-replacement off the request path (``service.usecases.reviewing``).
+grades all harder than hidden singles; ``service.stock`` names their settings), so that
+a rare grade is dealt as fast as any board: the request takes one dealt ahead, and the
+review queue's function deals its replacement off the request path
+(``service.usecases.reviewing``).
 
 One setting's stock is :data:`DEPTH` items, ``STOCK#setting`` / slot ``0`` …
 ``DEPTH-1`` (``store.keys.stock_setting``: size, blocks, clues and the grades asked),
-each one board with its solution. Like a game's state, an item never leaves the
-server: no request reads it out, and the club file exports no ``STOCK#`` partition.
+each one board (``rules.Board``: layout, givens, solution, grade). Like a game's state,
+an item never leaves the server: no request reads it out, and the club file exports no
+``STOCK#`` partition.
 
 A board is dealt at most once, whoever races: :meth:`BoardStock.take` deletes the item
 it hands out on condition that it is still there (a taker that lost it tries the next
@@ -18,11 +20,7 @@ hold that right.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from numbridge.puzzles.board import DealtBoard
-from numbridge.rules.options import GameOptions, grades_between
-from numbridge.rules.seats import is_grade
+from numbridge.rules.options import Board
 from numbridge.store import keys
 from numbridge.store.port import Absent, ConflictError, Present, Store, Value
 
@@ -35,19 +33,6 @@ from numbridge.store.port import Absent, ConflictError, Present, Store, Value
 DEPTH = 4
 
 
-def setting_of(options: GameOptions) -> str | None:
-    """The stock setting a game with these options is dealt from; ``None`` if its ask is
-    not stocked (dealt inline, as fast as any board)."""
-    from numbridge.puzzles import aims
-
-    if options.grades is None:
-        return None
-    grades = grades_between(options.grades)
-    if not aims(grades):
-        return None
-    return keys.stock_setting(options.size, options.blocks, options.clues, grades)
-
-
 class BoardStock:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -56,7 +41,7 @@ class BoardStock:
     def _keys(setting: str) -> list[tuple[str, str]]:
         return [(keys.stock(setting), keys.stock_slot(n)) for n in range(DEPTH)]
 
-    def take(self, setting: str) -> DealtBoard | None:
+    def take(self, setting: str) -> Board | None:
         """One stocked board of ``setting``, removed from the stock; ``None`` if none is
         left (another taker won the last)."""
         for item in self.store.get_many(self._keys(setting)):
@@ -67,7 +52,7 @@ class BoardStock:
             except ConflictError:
                 continue  # another taker won it: the next
             if taken is not None:
-                return _board(taken)
+                return Board.from_dict(taken)
         return None
 
     def missing(self, setting: str) -> list[int]:
@@ -75,23 +60,16 @@ class BoardStock:
         items = self.store.get_many(self._keys(setting))
         return [n for n, item in enumerate(items) if item is None]
 
-    def put(self, setting: str, slot: int, board: DealtBoard) -> bool:
+    def put(self, setting: str, slot: int, board: Board) -> bool:
         """Stock ``board`` in a free slot; False (nothing written) if the slot was filled
         meanwhile (another refiller)."""
         if not 0 <= slot < DEPTH:
             raise ValueError(f"a stock has slots 0…{DEPTH - 1}, not {slot}")
         item: dict[str, Value | None] = {
-            "pk": keys.stock(setting), "sk": keys.stock_slot(slot), "size": board.size,
-            "blocks": board.blocks, "givens": board.givens, "solution": board.solution,
-            "grade": board.grade}
+            "pk": keys.stock(setting), "sk": keys.stock_slot(slot), **board.to_dict()}
         try:
             self.store.put(item, Absent())
         except ConflictError:
             return False
         return True
 
-
-def _board(item: Mapping[str, Value]) -> DealtBoard:
-    grade = item.get("grade")
-    return DealtBoard(int(item["size"]), str(item["blocks"]), str(item["givens"]),
-                      str(item["solution"]), grade if is_grade(grade) else None)

@@ -12,17 +12,15 @@ from numbridge.club.ratings import Rating, is_provisional
 from numbridge.names import bot_level, fold_name
 from numbridge.protocol import ProtocolError, ack_frame, answers
 from numbridge.protocol import requests as req
-from numbridge.puzzles.board import DealtBoard
-from numbridge.rules.geometry import Layout
 from numbridge.rules.seats import SEATS
 from numbridge.service.context import Services
 from numbridge.service.observability import MetricUnit, count, logger, measure
 from numbridge.service.outcome import Outcome, Timer
+from numbridge.service.stock import board_of, stock_setting
 from numbridge.service.usecases import pages
 from numbridge.service.usecases.finish import status_writes
 from numbridge.service.usecases.presence import online
 from numbridge.service.usecases.views import state_frame
-from numbridge.store.board_stock import setting_of
 from numbridge.store.club import (
     PROPOSALS_PER_PLAYER,
     Proposals,
@@ -187,23 +185,22 @@ def deal_board(svc: Services, options: rules.GameOptions) -> rules.Board:
 
     grades = None if options.grades is None else grades_between(options.grades)
     started = time.perf_counter()
-    setting = setting_of(options)
-    dealt = None if setting is None else _from_stock(svc, setting)
-    if dealt is None:
+    setting = stock_setting(options)
+    board = None if setting is None else _from_stock(svc, setting)
+    if board is None:
         try:
             dealt = deal_board(options.size, options.blocks, options.clues, svc.rng,
                                budget_s=svc.deal_budget_s, grades=grades)
         except DealError as exc:
             logger.exception("deal failed")
             raise ProtocolError("internal", f"could not deal a board: {exc}") from exc
+        board = board_of(dealt)
     # What the request waited for, from the stock or dealt.
     measure("DealLatency", (time.perf_counter() - started) * 1000, MetricUnit.Milliseconds)
-    layout = Layout.from_string(dealt.blocks)
-    return rules.Board(layout=layout, givens=dealt.givens, solution=dealt.solution,
-                       grade=dealt.grade)
+    return board
 
 
-def _from_stock(svc: Services, setting: str) -> DealtBoard | None:
+def _from_stock(svc: Services, setting: str) -> rules.Board | None:
     """A stocked board of ``setting``, counted as a hit or a miss; ``None`` on a miss
     (none left, or the stock could not be read: the deal goes on inline)."""
     try:

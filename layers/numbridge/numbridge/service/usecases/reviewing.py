@@ -23,6 +23,7 @@ from numbridge.puzzles.deal import check_settings, deal_board
 from numbridge.rules.seats import GRADES
 from numbridge.service.context import Services
 from numbridge.service.observability import MetricUnit, count, logger, measure
+from numbridge.service.stock import board_of
 from numbridge.store.keys import stock_setting_fields
 
 # What one invocation may spend dealing stocked boards: the function's timeout is 10 s
@@ -86,10 +87,10 @@ def refill_stock(svc: Services, setting: str, deadline: float) -> int:
         if budget <= 0:
             raise DealError(f"no time left to stock {setting}")
         started = time.process_time()
-        board = deal_board(size, blocks, clues, svc.rng, budget_s=budget, grades=grades)
+        dealt = deal_board(size, blocks, clues, svc.rng, budget_s=budget, grades=grades)
         measure("StockDealCpu", (time.process_time() - started) * 1000,
                 MetricUnit.Milliseconds)
-        if svc.board_stock.put(setting, slot, board):
+        if svc.board_stock.put(setting, slot, board_of(dealt)):
             stocked += 1
         else:
             count("StockSlotsFilledMeanwhile")  # another refill of the same setting

@@ -1,0 +1,38 @@
+"""Which games are dealt from the stock of boards (``store.board_stock``): those whose
+ask the dealer aims at (``numbridge.puzzles.aims``), by their setting. The deal takes
+from it (``usecases.lobby.deal_board``) and the commit's follow-up asks for its refill
+(``commit.after_pushes``): one definition for both."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from numbridge.store import keys
+
+if TYPE_CHECKING:
+    from numbridge.puzzles import DealtBoard
+    from numbridge.rules.options import Board, GameOptions
+
+
+def stock_setting(options: GameOptions) -> str | None:
+    """The stock setting a game with these options is dealt from; ``None`` if its ask is
+    not stocked (dealt inline, as fast as any board). Loads the dealer only for a game
+    with grades."""
+    if options.grades is None:
+        return None
+    from numbridge.puzzles import aims
+    from numbridge.rules.options import grades_between
+
+    grades = grades_between(options.grades)
+    if not aims(grades):
+        return None
+    return keys.stock_setting(options.size, options.blocks, options.clues, grades)
+
+
+def board_of(dealt: DealtBoard) -> Board:
+    """A dealt board as a game (and the stock) keeps it."""
+    from numbridge.rules.geometry import Layout
+    from numbridge.rules.options import Board
+
+    return Board(layout=Layout.from_string(dealt.blocks), givens=dealt.givens,
+                 solution=dealt.solution, grade=dealt.grade)
