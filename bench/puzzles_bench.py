@@ -14,6 +14,16 @@ thread's CPU time, which other processes on a shared machine do not stretch), an
 the CPU time of grading the board dealt (the coach's share of a graded deal; a deal
 may grade more than one board when one comes off grade).
 
+Stocked: the same narrow ask (9x9 regular 26, beyond) as a player gets it, through the
+service's ``deal_board(svc, options)`` on a SQLite store: taken from the stock of boards
+dealt ahead (store.board_stock) when one is there, else dealt inline. Sustained, one
+request every ``STOCK_EVERY_MS`` (50 ms: far above a club's rate of rare asks) with the
+refill the review worker would run (``usecases.reviewing.refill_stock``) between them,
+its CPU reported per board; and in bursts of DEPTH+6 requests at once (the first DEPTH
+are hits, the rest inline), the stock refilled between bursts. Each request is timed
+(wall and thread CPU) beside the ungraded deal through the same function, interleaved.
+Target: p99 at most twice the ungraded p99 (``BENCH_STOCK=0`` leaves it out).
+
 Count: ``count_solutions`` on the 1000 17-clue sudokus of tests/data/sudoku17.txt
 (a 9x9 regular board is a classic sudoku in row-major order), start-up and solver
 construction excluded; then the same through ``numbridge puzzle count`` (stdin to
@@ -55,6 +65,9 @@ GRADED = [
     (9, "regular", 26, ("beyond",)),
 ]
 GRADED_ON = os.environ.get("BENCH_GRADED", "1") != "0"
+STOCK_ON = os.environ.get("BENCH_STOCK", "1") != "0"
+STOCK_EVERY_MS = 50
+STOCK_EXTRA = 6  # a burst: the stock's depth, and this many more at once
 
 
 def row(name: str, values: list[float], unit: float) -> str:
@@ -127,6 +140,90 @@ def bench_graded() -> None:
               f"{statistics.median(graded_cpu) * 1000:.2f}", flush=True)
 
 
+def bench_stocked() -> None:
+    import dataclasses
+    import tempfile
+
+    from numbridge.club.rooms import Rooms
+    from numbridge.rules.options import GameOptions
+    from numbridge.service.context import Services
+    from numbridge.service.stock import stock_setting
+    from numbridge.service.usecases.lobby import deal_board
+    from numbridge.service.usecases.reviewing import REFILL_BUDGET_S, refill_stock
+    from numbridge.store.board_stock import DEPTH
+    from numbridge.store.sqlite import SqliteStore
+
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")  # no metric lines
+    asked = GameOptions(room="bench", variant="bridge", size=9, blocks="regular", clues=26,
+                        take_price=1, move_ms=45_000, game_ms=None, highlighting=True,
+                        rated=False, grades=("beyond", "beyond"))
+    plain_options = dataclasses.replace(asked, grades=None)
+    setting = stock_setting(asked)
+    assert setting is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SqliteStore(Path(tmp) / "stock.db")
+        svc = Services(store=store, management=None, timers=None,  # type: ignore[arg-type]
+                       token_secret=lambda: None,  # type: ignore[arg-type,return-value]
+                       rooms=Rooms(()), rng=secrets.SystemRandom())
+        refill_cpu: list[float] = []
+        refilled = [0]
+
+        def refill() -> None:
+            cpu = time.thread_time()
+            refilled[0] += refill_stock(svc, setting, time.monotonic() + REFILL_BUDGET_S)
+            refill_cpu.append(time.thread_time() - cpu)
+
+        def timed(options: GameOptions) -> tuple[float, float, bool]:
+            before = len(svc.board_stock.missing(setting))
+            started, cpu = time.perf_counter(), time.thread_time()
+            board = deal_board(svc, options)
+            wall, used = time.perf_counter() - started, time.thread_time() - cpu
+            assert options.grades is None or board.grade == "beyond"
+            hit = options.grades is not None and len(svc.board_stock.missing(setting)) > before
+            return wall, used, hit
+
+        deal_board(svc, plain_options)  # warm-up: the cached solver
+        refill()
+        refill_cpu.clear()
+        refilled[0] = 0
+        print(f"\ndeal as a player gets it, from the stock (9x9 regular 26, beyond; depth "
+              f"{DEPTH}, SQLite; ms)")
+        print(f"{'requests':<26}{'n':>6}{'mean':>9}{'median':>9}{'p90':>9}{'p99':>9}{'max':>9}")
+        for label in (f"one every {STOCK_EVERY_MS} ms", f"bursts of {DEPTH + STOCK_EXTRA}"):
+            plain, plain_cpu, stocked, stocked_cpu, hits = [], [], [], [], 0
+            requests = 0
+            while requests < DEALS:
+                burst = 1 if label.startswith("one") else DEPTH + STOCK_EXTRA
+                for _ in range(burst):
+                    started = time.perf_counter()
+                    wall, used, _ = timed(plain_options)  # interleaved: the same load
+                    plain.append(wall)
+                    plain_cpu.append(used)
+                    wall, used, hit = timed(asked)
+                    stocked.append(wall)
+                    stocked_cpu.append(used)
+                    hits += hit
+                    requests += 1
+                refill()  # the review worker, between requests (or bursts)
+                if burst == 1:
+                    rest = STOCK_EVERY_MS / 1000 - (time.perf_counter() - started)
+                    time.sleep(max(0.0, rest))
+            ratio = percentile(stocked, 0.99) / percentile(plain, 0.99)
+            cpu_ratio = percentile(stocked_cpu, 0.99) / percentile(plain_cpu, 0.99)
+            print(row("any (inline)", plain, 1000))
+            print(row(f"beyond, {label}"[:26], stocked, 1000)
+                  + f"   (p99 x{ratio:.2f}, cpu x{cpu_ratio:.2f}; hits {hits / requests:.0%})")
+            cpu_ms = [t * 1000 for t in stocked_cpu]
+            plain_ms = [t * 1000 for t in plain_cpu]
+            print(f"    cpu: median {statistics.median(cpu_ms):.2f}, p90 "
+                  f"{percentile(cpu_ms, 0.9):.2f}, p99 {percentile(cpu_ms, 0.99):.2f} ms "
+                  f"(any: p99 {percentile(plain_ms, 0.99):.2f})", flush=True)
+        per_board = sum(refill_cpu) / max(1, refilled[0]) * 1000
+        print(f"    the refill's cpu (the review worker, off the request): {per_board:.2f} ms "
+              f"per board stocked, {refilled[0]} boards", flush=True)
+        store.close()
+
+
 def bench_count() -> None:
     from numbridge.puzzles import count_solutions, sat
     from numbridge.puzzles.puzzle_command import register
@@ -181,6 +278,8 @@ def main() -> None:
     bench_deal()
     if GRADED_ON:
         bench_graded()
+    if STOCK_ON:
+        bench_stocked()
 
 
 if __name__ == "__main__":
