@@ -290,7 +290,10 @@ def test_ten_thousand_concurrent_games_spread_over_the_deadline_shards() -> None
     per_shard = Counter(keys.deadline_shard(game_id) for game_id in ids)
     assert set(per_shard) == set(keys.deadline_shards())
     mean = len(ids) / keys.DEADLINE_SHARDS
-    assert max(per_shard.values()) < 1.2 * mean and min(per_shard.values()) > 0.8 * mean
+    # The ids are random: a shard's count is binomial (625, sd 24). Within 25 % (6.4 sd)
+    # all 16 shards stay with a chance of 1 - 5e-9; the 20 % once asked missed 1 run in
+    # 200,000. A hash that leaves the shards uneven is still far outside either bound.
+    assert max(per_shard.values()) < 1.25 * mean and min(per_shard.values()) > 0.75 * mean
 
 
 def test_partitions_are_listed_once_each_sorted_and_by_prefix(store: Store) -> None:
