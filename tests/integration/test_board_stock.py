@@ -147,3 +147,36 @@ def test_a_hostile_stock_message_is_dropped_not_retried(graded: World, setting: 
     graded.review_sqs.sent.append({"body": {"stock": setting}})
     assert graded.deliver_reviews() == {"batchItemFailures": []}
     assert stocked(graded, setting) == {}
+
+
+class StockDown:
+    """The store, failing every read and write of a stock item (a throttled partition,
+    an outage): everything else as the store does it."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def get_many(self, keys_: list[tuple[str, str]]) -> Any:
+        if any(pk.startswith(keys.STOCK_PREFIX) for pk, _ in keys_):
+            raise RuntimeError("stock unavailable")
+        return self.store.get_many(keys_)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+def test_a_stock_that_cannot_be_read_deals_inline_and_its_refill_is_retried(
+        graded: World) -> None:
+    """Catches a stock failure that fails the players' game (the stock is a shortcut,
+    never a dependency), and a failed refill dropped instead of handed back to SQS."""
+    real = graded.store
+    graded.use_store(StockDown(real))
+    view = deal(graded, grade="beyond")
+    assert grade(str(view["blocks"]), str(view["digits"])) == "beyond"
+    sent = list(graded.review_sqs.sent)
+    assert [m["body"] for m in sent] == [{"stock": BEYOND}]
+    assert len(graded.deliver_reviews()["batchItemFailures"]) == 1
+    graded.use_store(real)
+    graded.review_sqs.sent.extend(sent)  # SQS delivers it again
+    assert graded.deliver_reviews() == {"batchItemFailures": []}
+    assert len(stocked(graded)) == DEPTH
