@@ -86,9 +86,9 @@ def refill_stock(svc: Services, setting: str, deadline: float) -> int:
         budget = min(svc.deal_budget_s, deadline - time.monotonic())
         if budget <= 0:
             raise DealError(f"no time left to stock {setting}")
-        started = time.process_time()
+        started = time.thread_time()  # this worker's own (numbridge serve has others)
         dealt = deal_board(size, blocks, clues, svc.rng, budget_s=budget, grades=grades)
-        measure("StockDealCpu", (time.process_time() - started) * 1000,
+        measure("StockDealCpu", (time.thread_time() - started) * 1000,
                 MetricUnit.Milliseconds)
         if svc.board_stock.put(setting, slot, board_of(dealt)):
             stocked += 1
@@ -121,8 +121,10 @@ def on_review_messages(svc: Services, event: dict[str, Any]) -> dict[str, Any]:
             else:
                 review_game(svc, body["game"])
         except Exception:
-            logger.exception("review failed", extra={"body": body})
-            count("ReviewFailures")
+            stock = body is not None and "stock" in body
+            logger.exception("stock refill failed" if stock else "review failed",
+                             extra={"body": body})
+            count("StockRefillFailures" if stock else "ReviewFailures")
             failures.append({"itemIdentifier": message["messageId"]})
     return {"batchItemFailures": failures}
 
