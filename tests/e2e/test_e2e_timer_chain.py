@@ -6,7 +6,7 @@ hops as the game has turns. Lambda's recursive loop detection would stop such a 
 after about 16 hops (and dead-letter the timer, paging the operator), which is why the
 timeout and bot functions set ``RecursiveLoop: Allow`` (template.yaml; docs/aws.md,
 "Timer chains"). Here the local runtime plays the whole chain of a silent Domains game:
-more than 60 hops, until a clock runs out.
+25 hops, past the 16, until a clock runs out.
 """
 
 from __future__ import annotations
@@ -15,11 +15,14 @@ from pathlib import Path
 
 from e2e_server import LocalServer
 
-MOVE_MS = 400
-# Each timeout takes a move's time from the mover's clock: after their first moves (a game
-# whose first move is lost is aborted, RULES.md §7), 30 of them each, and the next of
-# turns of the one whose first move took longer is lost on time: 61 timers in a row.
-TIMEOUTS_EACH = 30
+# A second a move: the two first moves are made over the socket within it (a game whose
+# first move is lost is aborted, RULES.md §7), with room for a machine many times slower
+# than one that needs a few ms (at 400 ms a stall of a third of a second aborted it).
+MOVE_MS = 1000
+# Each timeout takes a move's time from the mover's clock: after their first moves, 12 of
+# them each, and the next of turns of the one whose first move took longer is lost on
+# time: 25 timers in a row, in about as long as 61 took at 400 ms.
+TIMEOUTS_EACH = 12
 SILENT_DOMAINS = f"""\
 rooms:
   - id: silent
@@ -33,7 +36,7 @@ rooms:
 """
 
 
-def test_a_silent_domains_game_ends_by_its_clocks_after_a_chain_of_61_timers(
+def test_a_silent_domains_game_ends_by_its_clocks_after_a_chain_of_25_timers(
         tmp_path: Path) -> None:
     """Catches: a chain of timers cut short (each timer's run must set the next, past the
     16 hops after which Lambda stops a function-queue-function loop), so a game both
