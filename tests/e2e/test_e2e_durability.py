@@ -55,9 +55,12 @@ def test_a_pending_deadline_survives_a_restart_and_falls_on_time(tmp_path: Path)
             game, deadline_ms = deal_fast_game(ana, bob)
             server.kill()
         server.start()
-        if time.time() * 1000 >= deadline_ms:  # a busy machine: nothing left to test
-            pytest.skip("the restart took longer than the move: no deadline was pending")
         with server.player("ana") as ana, server.player("bob") as bob:
+            # Looked at once both are connected: a timeout that fell while they were
+            # connecting would be pushed to nobody (a slow machine's restart can end just
+            # before the deadline), and the wait below would run out.
+            if time.time() * 1000 >= deadline_ms:  # a busy machine: nothing left to test
+                pytest.skip("the restart took longer than the move: no deadline was pending")
             for player in (ana, bob):
                 frame = player.expect(lambda f: f["type"] == "timeout", timeout=20)
                 late_ms = time.time() * 1000 - deadline_ms
