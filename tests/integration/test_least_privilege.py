@@ -22,6 +22,7 @@ from cognito_fakes import sign_up_event
 from harness import SECRET, SpySqs, World
 from numbridge import rules, sam_template
 from numbridge.auth import issue_token, secret_source
+from numbridge.club.rooms import Rooms
 from numbridge.service import context as ctx
 from numbridge.service.aws.sqs_bot_turns import SqsBotTurns
 from numbridge.service.aws.sqs_lobby import SqsLobbyFeed
@@ -412,6 +413,14 @@ def tournament(world: World) -> None:
     assert finished is not None and finished.status == "finished"
 
 
+def stocked_blitz(rooms: Rooms) -> Rooms:
+    """The rooms, Blitz's boards graded past hidden singles: every game the scenario deals
+    is then a stocked ask (store.board_stock), so each function that deals sends its
+    stock's refill, and the review function fills the stock."""
+    return Rooms([dataclasses.replace(room, grades=("locked_candidates", "beyond"))
+                  if room.id == "blitz" else room for room in rooms])
+
+
 @dataclass
 class Run:
     calls: iam.Calls
@@ -432,6 +441,7 @@ def run_scenario(cfn: dict[str, Any], monkeypatch: pytest.MonkeyPatch,
         world = World(harness.dynamodb_store(stack.admin.client("dynamodb")),
                       stack.admin.client("sqs"))
         with_tournament_queue(world)
+        world.svc = dataclasses.replace(world.svc, rooms=stocked_blitz(world.svc.rooms))
         services = {}
         for function_id in SCENARIO_FUNCTIONS:
             granted = stack.statements(cfn, function_id)

@@ -65,8 +65,10 @@ BOT_SENDERS = TIMER_SENDERS - {"DealFunction", "FanoutFunction", "TournamentFunc
 LOBBY_SENDERS = {"LobbyFunction", "DealFunction", "MoveFunction", "TimeoutFunction",
                  "BotFunction", "ConnectFunction", "DisconnectFunction", "FanoutFunction",
                  "TournamentFunction"}
-# The functions whose commits finish games hand each one to the review queue.
-REVIEW_SENDERS = {"MoveFunction", "TimeoutFunction", "BotFunction"}
+# The functions whose commits finish games hand each one to the review queue; those that
+# deal games ask it to refill the stock of boards (store.board_stock).
+REVIEW_SENDERS = {"MoveFunction", "TimeoutFunction", "BotFunction", "DealFunction",
+                  "LobbyFunction", "FanoutFunction", "TournamentFunction"}
 # A tournament's steps come from the games that end (move, timeout: a tournament game has
 # no bot seat), the joins and leaves (lobby), the sweep (timeout) and the steps
 # themselves (the next, delayed).
