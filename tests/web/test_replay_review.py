@@ -108,9 +108,10 @@ def test_the_game_header_shows_the_boards_grade(browser: Any, club: LocalServer,
         try:
             page = player.page
             open_with_token(player, club)
-            row = page.locator(f"#games li.game-row[data-game='{game}']")
-            row.wait_for()
-            row.locator("button.open").click()
+            # Opened by its button among the games in play: My games is in the club, hidden
+            # while a game is shown (here the game at ana's move), and its row came into
+            # view only when the game was aborted 30 s on, as the wait for it ran out.
+            page.click(f"#in-play button.in-play[data-game='{game}']")
             badge = page.locator("#game-title .badge.grade")
             badge.wait_for()
             assert badge.get_attribute("data-grade") == view["grade"]
