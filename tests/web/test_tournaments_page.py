@@ -52,6 +52,14 @@ def create_tournament(club: LocalServer, *args: str) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
+def start_now(club: LocalServer, tid: str) -> None:
+    """``numbridge tournament start``: the tournament's start moved to now; the server's
+    sweep starts it."""
+    subprocess.run(
+        [sys.executable, "-m", "numbridge", "tournament", "start", tid, *club.store_args()],
+        check=True, capture_output=True, text=True, timeout=60)
+
+
 def open_tournament(player: Page, tid: str, status: str = "") -> None:
     """The Tournaments tab, and the tournament `tid` from the list of `status` (any list:
     one made to start now is upcoming until the server's sweep has started it)."""
@@ -141,7 +149,7 @@ def test_a_swiss_from_upcoming_to_its_final_table_linked_from_the_game(
     game with no way to its tournament's final table."""
     name = fresh_name("Evening Swiss ")
     tid = create_tournament(club, "--kind", "swiss", "--room", "bridge", "--rounds", "1",
-                            "--starts", "+25", "--name", name)
+                            "--starts", "+3600", "--name", name)
     ana, bob = Page(browser, fresh_name("ana")), Page(browser, fresh_name("bob"))
     try:
         for player in (ana, bob):
@@ -162,7 +170,10 @@ def test_a_swiss_from_upcoming_to_its_final_table_linked_from_the_game(
         row = ana.page.locator(f"#tournaments-upcoming li[data-tournament='{tid}']")
         assert "2 players" in row.inner_text() and "you're in" in row.inner_text()
 
-        # It starts by itself: round 1's game opens on both pages, nobody asked for it.
+        # Its start moved to now once both are in (made to start 25 s on, it started
+        # before them on a machine slow enough to take that long to open two pages and
+        # join): the server starts it, round 1's game opens on both pages, nobody asked.
+        start_now(club, tid)
         for player in (ana, bob):
             in_a_game(player)
         game = shown_game_id(ana)
