@@ -22,6 +22,7 @@ from typing import Literal
 
 from numbridge.puzzles.board import DealError, DealtBoard, InvalidBoard
 from numbridge.rules.geometry import Layout
+from numbridge.rules.seats import GRADES
 
 __all__ = [
     "DealError",
@@ -87,11 +88,10 @@ def random_layout(size: int, rng: random.Random) -> Layout:
 
 
 def aims(grades: Collection[str] | None) -> bool:
-    """Whether a deal asking ``grades`` aims (all harder than hidden singles): a geometric
-    tail of repairs and searches, which the service deals ahead (``store.board_stock``).
-    Loads the dealer (and python-sat) when ``grades`` is given."""
+    """Whether a deal asking ``grades`` aims (all of them harder than hidden singles, a
+    rung propagation decides): such a deal is a geometric tail of repairs and searches,
+    which the service deals ahead (``store.board_stock``). No solver is loaded."""
     if grades is None:
         return False
-    from numbridge.puzzles.deal import aims as dealer_aims
-
-    return dealer_aims(grades)
+    known = [GRADES.index(g) for g in grades if g in GRADES]
+    return bool(known) and min(known) > GRADES.index("hidden_single")

@@ -36,6 +36,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from numbridge.coach import grade
+from numbridge.puzzles import aims
 from numbridge.puzzles.board import CLUE_LIMITS, DealError, DealtBoard
 from numbridge.puzzles.sat import COUNT, DEAL, Engine, Propagator, engine_for, propagator_for
 from numbridge.rules.geometry import SIZES, Layout
@@ -348,13 +349,11 @@ def _graded_givens(dealer: _Dealer, clues: int, layout: Layout,
 def _propagator(layout: Layout, grades: Collection[str] | None) -> Propagator | None:
     """For grades asked all harder than a rung that propagation decides, that rung's
     propagator (its boards are too easy, and told so in microseconds); else ``None``."""
-    if grades is None:
+    if grades is None or not aims(grades):
         return None
     easiest = min(GRADES.index(g) for g in grades if g in GRADES)
-    for kind, rung in ((COUNT, "locked_candidates"), (DEAL, "hidden_single")):
-        if easiest > GRADES.index(rung):
-            return propagator_for(layout, kind)
-    return None
+    return propagator_for(layout, COUNT if easiest > GRADES.index("locked_candidates")
+                          else DEAL)
 
 
 def check_settings(size: int, blocks: str, clues: int) -> None:
@@ -421,13 +420,3 @@ def deal_board(
             f"within {budget_s:g} s"
         ) from None
 
-
-def aims(grades: Collection[str] | None) -> bool:
-    """Whether the dealer aims for ``grades``: all harder than a rung that propagation
-    decides (:func:`_propagator`'s test, without a layout). Such a deal is a geometric
-    tail of repairs and searches: the service stocks these boards ahead
-    (``store.board_stock``)."""
-    if grades is None:
-        return False
-    known = [GRADES.index(g) for g in grades if g in GRADES]
-    return bool(known) and min(known) > GRADES.index("hidden_single")
