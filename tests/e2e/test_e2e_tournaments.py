@@ -29,7 +29,7 @@ def test_an_arena_made_while_the_server_runs_is_played_through(
     game's view without its tournament, a result or standings never pushed, an arena
     that never finishes."""
     made = tournament_cli(local_server, "create", "--kind", "arena", "--room", "blitz",
-                          "--starts", "+4", "--minutes", "0.15", "--unrated",
+                          "--starts", "+3600", "--minutes", "0.15", "--unrated",
                           "--name", "Quick arena")
     assert made.returncode == 0, made.stderr
     tid = made.stdout.strip().splitlines()[-1]
@@ -40,8 +40,11 @@ def test_an_arena_made_while_the_server_runs_is_played_through(
         assert page["type"] == "tournament" and page["tournament"]["name"] == "Quick arena"
         for player in (ana, bob):
             assert player.request("join_tournament", tournament=tid)["type"] == "ack"
-        if page["tournament"]["status"] == "upcoming":  # a slow machine: started already
-            wait_change(ana, "started")
+        # Its start moved to now once both are in: made to start 4 s on, its 9 s were
+        # over before they joined on a machine slow enough to take 13 s to get here.
+        started = tournament_cli(local_server, "start", tid)
+        assert started.returncode == 0, started.stderr
+        wait_change(ana, "started")
         seats = {}
         for player in (ana, bob):
             state = player.expect(lambda f: f["type"] == "state", timeout=30)
