@@ -83,7 +83,9 @@ def test_a_deadline_scheduled_from_a_handler_thread_fires_on_time_with_the_aws_b
     at, event, deadline = asyncio.run(scenario())
     assert body(event) == {"game": "g-1", "v": 4, "deadline_ms": deadline}
     late_ms = at * 1000 - deadline
-    assert 0 <= late_ms < 1000, late_ms
+    # Not before the deadline, and by its own timer rather than the hourly sweep; how late
+    # is bench/timers_bench.py's (a bound of a second was one stall of a loaded machine away).
+    assert 0 <= late_ms < 8_000, late_ms
 
 
 def test_a_newer_version_replaces_the_armed_timer_and_an_older_one_does_not() -> None:
@@ -91,7 +93,9 @@ def test_a_newer_version_replaces_the_armed_timer_and_an_older_one_does_not() ->
         function = Function()
         timers = DeadlineTimers(function, sweep_interval_s=3600)
         timers.start([])
-        soon = now_ms() + 200
+        # A second ahead: still armed when looked at below, however late the loop runs
+        # on a loaded machine (at 200 ms, a stall of a quarter of a second would fire it).
+        soon = now_ms() + 1_000
         timers.schedule("g-1", 3, soon, now_ms())
         timers.schedule("g-1", 5, soon + 100, now_ms())
         timers.schedule("g-1", 4, soon, now_ms())  # stale: v5 is armed
