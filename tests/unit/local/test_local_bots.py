@@ -76,12 +76,14 @@ def test_nothing_is_delivered_after_stop() -> None:
         async def function(event: Event) -> Any:
             calls.append(event)
 
-        bots = LocalBotTurns(function, delay_ms=200)
+        # Due a second on, so that it is still pending at stop() however late the loop
+        # runs (at 200 ms, a stall of 150 ms on a loaded machine would deliver it first).
+        bots = LocalBotTurns(function, delay_ms=1_000)
         bots.start()
         bots.send("g-3", "blue", 0)
         await asyncio.sleep(0.05)
         await bots.stop()
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(1.1)
         assert calls == []
         bots.send("g-3", "blue", 0)  # after stop: dropped (the watchdog covers it)
 
