@@ -254,12 +254,14 @@ def test_the_tab_asks_nothing_on_a_timer_and_serves_a_phone_and_a_keyboard(
         assert found == [], found
         ana.shot("tournament-phone", full_page=False)
         # Back to Play: the club's lists again, and the table's topic let go.
+        before = len(list(ana.page.evaluate("window.__sent")))
         ana.page.click("#tab-play")
         ana.page.wait_for_selector("#quick-card", state="visible")
-        ana.page.wait_for_timeout(300)
-        sent = list(ana.page.evaluate("window.__sent"))
-        last = sent[-1]
-        assert (last.get("action"), last.get("topic")) == ("unsubscribe", f"tournament:{tid}"), last
+        # Waited for, not given 300 ms: the page sends it when it draws the tab next.
+        eventually(lambda: [(f.get("action"), f.get("topic"))
+                            for f in ana.page.evaluate("window.__sent")[before:]][-1:]
+                   == [("unsubscribe", f"tournament:{tid}")], "the table's topic let go",
+                   shown=ana)
         assert ana.problems == [], ana.problems
     finally:
         ana.close()
