@@ -14,21 +14,9 @@ from e2e_server import LocalServer
 from numbridge.coach import grade
 from numbridge.store import keys
 from numbridge.store.board_stock import DEPTH
+from testkit.graded_rooms import BEYOND, GRADED
 
 STOCKED_WITHIN_S = 60.0
-GRADED = """\
-rooms:
-  - id: graded
-    title: Graded
-    variants:
-      bridge: {size: 9, clues: {min: 24, max: 30, default: 26}, take_price: 1}
-    move_ms: 45000
-    game_ms: 900000
-    highlighting: true
-    blocks: [regular]
-    grades: [hidden_single, beyond]
-"""
-BEYOND = keys.stock_setting(9, "regular", 26, ["beyond"])
 
 
 def stocked_givens(server: LocalServer) -> set[str]:

@@ -16,20 +16,7 @@ from numbridge.coach import grade
 from numbridge.service import context as ctx
 from numbridge.store import keys
 from numbridge.store.board_stock import DEPTH
-
-GRADED = """
-rooms:
-  - id: graded
-    title: Graded
-    variants:
-      bridge: {size: 9, clues: {min: 24, max: 30, default: 26}, take_price: 1}
-    move_ms: 45000
-    game_ms: 900000
-    highlighting: true
-    blocks: [regular]
-    grades: [hidden_single, beyond]
-"""
-BEYOND = keys.stock_setting(9, "regular", 26, ["beyond"])
+from testkit.graded_rooms import BEYOND, GRADED
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from harness import World
 from numbridge.club.rooms_config import parse_rooms_yaml
 from numbridge.store.board_stock import DEPTH
-from test_board_stock import BEYOND, GRADED, stocked
+from test_board_stock import stocked
 from test_least_privilege import (
     SCENARIO_FUNCTIONS,
     as_functions,
@@ -23,6 +23,7 @@ from test_least_privilege import (
     with_tournament_queue,
 )
 from testkit import moto_server
+from testkit.graded_rooms import BEYOND, GRADED
 
 
 def test_the_functions_that_deal_and_refill_hold_every_right_the_stock_needs(

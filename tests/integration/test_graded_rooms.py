@@ -11,18 +11,9 @@ from harness import World
 from numbridge.club.rooms_config import load_rooms, parse_rooms_yaml
 from numbridge.coach import grade
 from numbridge.service import context as ctx
+from testkit.graded_rooms import GRADED_ROOM
 
-GRADED = """
-rooms:
-  - id: graded
-    title: Graded
-    variants:
-      bridge: {size: 9, clues: {min: 24, max: 30, default: 26}, take_price: 1}
-    move_ms: 45000
-    game_ms: 900000
-    highlighting: true
-    blocks: [regular]
-    grades: [hidden_single, beyond]
+GRADED = "rooms:\n" + GRADED_ROOM + """\
   - id: plain
     title: Plain
     variants:
