@@ -47,11 +47,16 @@ export function fitGame() {
   const board = svg.getBoundingClientRect();
   let room = window.innerHeight - 2 * parseFloat(getComputedStyle($('#app')).paddingTop || '0');
   if (matches(UPRIGHT)) {
-    // What the parts above and below the board take, gaps included.
-    const boxes = ['#status-line', '#players', '#board', '#hand-row', '#actions'].map((s) => shownBox($(s))).filter(Boolean);
+    // What the parts above and below the board take, gaps included. The status line is
+    // sticky (css/phone.css): with the page scrolled below the game's top (the lobby's
+    // list where a proposal was accepted, say), its box sits at the top of the screen,
+    // not above the clocks, so it counts by its height and the gap under it alone.
+    const boxes = ['#players', '#board', '#hand-row', '#actions'].map((s) => shownBox($(s))).filter(Boolean);
     const top = Math.min(...boxes.map((b) => b.top));
     const bottom = Math.max(...boxes.map((b) => b.bottom));
-    room = window.innerHeight - (bottom - top - $('#board').getBoundingClientRect().height);
+    const status = shownBox($('#status-line'));
+    const above = status ? status.height + (parseFloat(getComputedStyle(view).rowGap) || 0) : 0;
+    room = window.innerHeight - (above + bottom - top - $('#board').getBoundingClientRect().height);
   }
   // No higher than the board drawn as wide as it may be (the screen's width upright, its
   // column on its side): no empty band above and below it.
