@@ -1,8 +1,10 @@
 """``numbridge serve`` as a subprocess, and WebSocket players that talk to it.
 
-``LocalServer`` starts the real command on a free port with its own data
-directory, waits until it answers, stops it with SIGTERM (as Ctrl-C would) and
-restarts it on the same port and data. ``Player`` is one client connection
+``LocalServer`` starts the real command with its own data directory on a port the
+server binds itself (``--port 0``, read back from ``--port-file``: a port chosen here
+and bound by the server later could be taken in between by any outgoing connection),
+waits until it answers, stops it with SIGTERM (as Ctrl-C would) and restarts it on
+the same port and data. ``Player`` is one client connection
 that sends requests and sorts the frames it receives into answers (by request
 ``id``) and pushed frames.
 """
@@ -37,12 +39,20 @@ Frame = dict[str, Any]
 
 COMMAND = [sys.executable, "-m", "numbridge", "serve"]
 START_TIMEOUT_S = 60.0
+# A restart binds the port it had (clients reconnect to the same URL). While the server
+# was down, another process's outgoing connection may have been given that port: the
+# server then cannot bind it and exits, and is started again until the port is free (a
+# connection's TIME_WAIT on it lasts 60 s).
+REBIND_TIMEOUT_S = 90.0
+CANNOT_LISTEN = "cannot listen on"  # what numbridge serve says when the port is held
 STOP_TIMEOUT_S = 30.0
 # Variables that would point the server away from its embedded moto server.
 ISOLATE = ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS", "AWS_PROFILE")
 
 
 def free_port() -> int:
+    """A port nothing listens on now. Not for a server of ours (it binds ``--port 0``):
+    between this probe's close and a later bind anyone may take it."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -84,40 +94,80 @@ class LocalServer:
         self.data_dir = data_dir
         self.args = list(args)
         self.env = dict(env or {})
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ws_url = f"ws://127.0.0.1:{self.port}/"
+        self._port = port  # None: the server picks one at its first start
         self._log_dir = log_dir
         self._runs = itertools.count(1)
         self._process: subprocess.Popen[bytes] | None = None
         self.log_path: Path | None = None
+        self.port_path: Path | None = None  # where the last start was told to write its port
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("not started yet: the server picks its port when it binds")
+        return self._port
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
 
     # ---------------------------------------------------------------- process
 
     def start(self) -> None:
+        """Start on a port of the server's choosing, or, once it has one, on that port
+        again (started anew while another process holds it, for REBIND_TIMEOUT_S)."""
         if self._process is not None:
             raise RuntimeError("already running")
+        deadline = time.monotonic() + REBIND_TIMEOUT_S
+        while True:
+            self._launch()
+            try:
+                self._wait_until_ready()
+                return
+            except ServerFailed as failed:
+                held = self._port is not None and CANNOT_LISTEN in str(failed)
+                if not held or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.5)
+
+    def _launch(self) -> None:
         env = {key: value for key, value in os.environ.items() if key not in ISOLATE}
         env.update(self.env, PYTHONUNBUFFERED="1")
-        self.log_path = self._log_dir / f"serve-{next(self._runs)}.log"
+        run = next(self._runs)
+        self.log_path = self._log_dir / f"serve-{run}.log"
+        self.port_path = self._log_dir / f"serve-{run}.port"
+        port = ["--port", str(self._port)] if self._port is not None else [
+            "--port", "0", "--port-file", str(self.port_path)]
         with self.log_path.open("wb") as log:
             self._process = subprocess.Popen(
-                [*COMMAND, "--port", str(self.port), "--data-dir", str(self.data_dir), *self.args],
+                [*COMMAND, *port, "--data-dir", str(self.data_dir), *self.args],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 env=env,
             )
-        self._wait_until_ready()
+
+    def _check_running(self) -> None:
+        assert self._process is not None
+        if self._process.poll() is not None:
+            code = self._process.returncode
+            self._process = None
+            raise ServerFailed(f"numbridge serve exited with {code}:\n{self.log()}")
 
     def _wait_until_ready(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline:
-            assert self._process is not None
-            if self._process.poll() is not None:
-                code = self._process.returncode
-                self._process = None
-                raise ServerFailed(f"numbridge serve exited with {code}:\n{self.log()}")
+            self._check_running()
+            if self._port is None:
+                assert self.port_path is not None
+                if not self.port_path.exists():  # moved into place whole, once it answers
+                    time.sleep(0.1)
+                    continue
+                self._port = int(self.port_path.read_text())
             try:
                 urllib.request.urlopen(self.url + "/", timeout=1).close()
                 return

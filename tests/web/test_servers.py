@@ -108,6 +108,8 @@ def test_a_link_to_an_unknown_server_asks_first_and_tokens_stay_apart(
         assert page.evaluate(STORED, f"numbridge.token@{away.ws_url}") == bea_token
         assert page.evaluate(STORED, "numbridge.token") == ana_token
         # Another server still unconfirmed is blocked; the confirmed one is reachable.
+        # free_port: only the address of a server that never runs (nothing binds it; the
+        # page must not even try it), unlike one of ours, which binds --port 0 itself.
         elsewhere = f"ws://127.0.0.1:{free_port()}/"
         assert page.evaluate(BLOCKED, elsewhere) == "connect-src"
 

@@ -25,7 +25,12 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (127.0.0.1: this machine only; 0.0.0.0: "
                        "every address, see docs/hosting.md)")
-    serve.add_argument("--port", type=int, default=8080, help="port to listen on (8080; 0: any)")
+    serve.add_argument("--port", type=int, default=8080,
+                       help="port to listen on (8080; 0: a free one the system picks, "
+                       "named in the banner's Listening line and in --port-file)")
+    serve.add_argument("--port-file", metavar="PATH",
+                       help="once the server answers, write the port it listens on to PATH "
+                       "(for a script that started it with --port 0); removed when it stops")
     serve.add_argument("--data-dir", help="where games and the token secret are kept")
     serve.add_argument(
         "--public-url", metavar="URL",
@@ -84,6 +89,7 @@ def _serve(args: argparse.Namespace) -> int:
         ServeOptions(
             host=args.host,
             port=args.port,
+            port_file=args.port_file,
             data_dir=args.data_dir,
             store=args.store or ("dynamodb" if args.dynamodb_endpoint else "sqlite"),
             dynamodb_endpoint=args.dynamodb_endpoint,

@@ -71,7 +71,9 @@ TOURNAMENT_FUNCTION = "tournament"
 @frozen
 class ServeOptions:
     host: str = "127.0.0.1"
-    port: int = 8080
+    port: int = 8080  # 0: a free one, chosen by the system
+    # Where the port bound is written once the server answers (--port-file).
+    port_file: str | None = None
     data_dir: str | None = None
     store: str = "sqlite"
     dynamodb_endpoint: str | None = None
@@ -166,10 +168,12 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         ) from exc
     port = sock.getsockname()[1]
     http_url = base_url(options.host, port)
+    port_file = PortFile(options.port_file, port)
 
     opened = open_store(options.store, directory, dynamodb_endpoint=options.dynamodb_endpoint,
                         synchronous=options.synchronous, template_path=root / "template.yaml")
     try:
+        port_file.draft()
         _forget_connections(opened)
         _rekey_accounts(opened)
         environment.apply(environment.handler_environment(
@@ -216,6 +220,7 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
             listening=listening(options.host, port, names.public),
             open_sign_in=options.open_sign_in,
         )), flush=True)
+        port_file.publish()
 
         await stop.wait()
         await server.stop()
@@ -226,7 +231,36 @@ async def _serve_in(options: ServeOptions, root: Path, names: ServerNames,
         await steps.stop()
         invoker.shutdown()
     finally:
+        port_file.remove()
         opened.close()
+
+
+class PortFile:
+    """``--port-file``: the port, written beside its path before anything runs (a path
+    that cannot be written fails the start) and moved there once the server answers, so
+    whoever waits for the file reads a whole number, of a server ready for it."""
+
+    def __init__(self, path: str | None, port: int) -> None:
+        self.path = Path(path) if path else None
+        self.port = port
+        self._draft: Path | None = None
+
+    def draft(self) -> None:
+        if self.path is not None:
+            self._draft = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+            self._draft.write_text(f"{self.port}\n")
+
+    def publish(self) -> None:
+        if self.path is not None and self._draft is not None:
+            os.replace(self._draft, self.path)
+            self._draft = None
+
+    def remove(self) -> None:
+        """Stopped: the port no longer answers (a killed server leaves the file)."""
+        for path in (self._draft, self.path):
+            if path is not None:
+                path.unlink(missing_ok=True)
+        self.path = self._draft = None
 
 
 def check_open_sign_in(options: ServeOptions) -> None:
