@@ -1,4 +1,5 @@
-"""E2E fixtures: the real ``numbridge serve`` in a subprocess, on a free port and a temp data dir.
+"""E2E fixtures: the real ``numbridge serve`` in a subprocess, on a temp data dir and a port
+it binds itself (``--port 0``).
 
 ``local_server`` is running when the test starts and stopped after it, once on
 each store adapter: SQLite (the default) and DynamoDB (the session's moto
