@@ -25,7 +25,9 @@ Measured on the client that counted the sticky status line by its box (it sits a
 of the screen while the page is scrolled below the game): at 360x740 a proposal accepted
 from the lobby's list opened with the board a pixel a cell too big and Take clue, Exchange
 and More at 705.9-749.9 px, until the next redraw (up to 2.4 s on); only the first frame's
-check caught it, the check a second on passed when a redraw came sooner.
+check caught it, the check a second on passed when a redraw came sooner. Laid out again
+while scrolled to the end, it left them at the same 705.9-749.9 px once scrolled back (and
+"Play again" then opened at 703.9-747.9 px); at 390x844 and 844x390 it passed.
 """
 
 from __future__ import annotations
@@ -245,6 +247,22 @@ def moves_fit(player: Page, size: str, problems: list[str]) -> None:
         page.screenshot(path=str(SCREENSHOTS / README_SHOTS[size]))
 
 
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def laid_out_scrolled(player: Page, size: str, problems: list[str]) -> None:
+    """The page laid out again while scrolled below the game (a phone's address bar hides
+    and comes back as the moves below are read): back at the game, a move is one screen."""
+    page = player.page
+    screen = SCREENS[size]
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    for height in (screen["height"] + 56, screen["height"]):
+        page.set_viewport_size({**screen, "height": height})
+        page.evaluate(FRAMES)  # its resize handled
+    page.evaluate("() => document.querySelector('#game-view').scrollIntoView({block: 'start'})")
+    on_screen(player, PLAYING, f"{size}, laid out again while scrolled below", problems)
+
+
 def menu_works(player: Page, size: str, problems: list[str]) -> None:
     """The menu opens on a tap with its actions on the screen, and Esc closes it."""
     page = player.page
@@ -274,7 +292,8 @@ def test_a_move_never_needs_scrolling(browser: Any, club: LocalServer, size: str
     """Catches a game that opens with its status scrolled above the screen, tiles or
     buttons below it (or, on its side, the hand below a board as high as the screen),
     even for a moment until the page is drawn again, cells too small to tap, and a menu
-    that hides nothing or does not close."""
+    that hides nothing or does not close; and a board laid out too high while the page is
+    scrolled below the game (the sticky status line's box then sits elsewhere)."""
     pat = Page(browser, fresh_name("pat"), init_script=FIRST_FRAMES, phone=SCREENS[size])
     dee = Page(browser, fresh_name("dee"))  # a desktop player to play and to watch
     problems: list[str] = []
@@ -308,6 +327,7 @@ def test_a_move_never_needs_scrolling(browser: Any, club: LocalServer, size: str
             problems.append(f"{size}: a tile selected, the hint says {hint!r}")
         press(pat, page.locator("#hand button.tile").first)  # and put back
         moves_fit(pat, size, problems)
+        laid_out_scrolled(pat, size, problems)
         menu_works(pat, size, problems)
         from_menu(pat, "resign")
         # Ended: the club comes back below it, the header loses the game; the game stays.
