@@ -67,11 +67,22 @@ class ServerFailed(RuntimeError):
 QUICK_BOT = {"BOT_DELAY_MS": "100"}
 
 
+def with_rooms(root: Path, rooms_yaml: str, env: Mapping[str, str] | None = None
+               ) -> LocalServer:
+    """A server (not started) keeping its data and log under ``root``, whose rooms are
+    ``rooms_yaml``'s (written to ``root``/rooms.yaml, ``ROOMS_CONFIG``)."""
+    rooms = root / "rooms.yaml"
+    rooms.write_text(rooms_yaml)
+    return LocalServer(root / "data", root, env={**(env or {}), "ROOMS_CONFIG": str(rooms)})
+
+
 @contextmanager
-def serving(root: Path) -> Iterator[LocalServer]:
-    """A started ``numbridge serve`` keeping its data and log under ``root``, killed after;
-    its bot moves after QUICK_BOT's pause."""
-    local = LocalServer(root / "data", root, env=QUICK_BOT)
+def serving(root: Path, rooms_yaml: str | None = None) -> Iterator[LocalServer]:
+    """A started ``numbridge serve`` keeping its data and log under ``root`` (with
+    ``rooms_yaml``'s rooms when given), killed after; its bot moves after QUICK_BOT's
+    pause."""
+    local = (LocalServer(root / "data", root, env=QUICK_BOT) if rooms_yaml is None
+             else with_rooms(root, rooms_yaml, QUICK_BOT))
     local.start()
     try:
         yield local

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from client import deal
-from e2e_server import LocalServer
+from e2e_server import LocalServer, serving
 from numbridge.coach import grade
 from numbridge.store import keys
 from numbridge.store.board_stock import DEPTH
@@ -41,20 +41,15 @@ def test_a_stocked_ask_is_refilled_by_the_local_worker_and_the_next_game_is_a_hi
     """Catches a local runtime whose review queue cannot carry a refill (no refill
     method, the message unread by the review function), and a deal that ignores the
     stock once it is full."""
-    rooms = tmp_path / "rooms.yaml"
-    rooms.write_text(GRADED)
-    server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})
-    server.start()
-    try:
-        with server.player("ana") as ana, server.player("bob") as bob:
-            deal(ana, bob, "graded", grade="beyond")
-            before = full_stock(server)
-            assert len(before) == DEPTH, f"the stock has {len(before)} boards"
-            second = deal(ana, bob, "graded", grade="beyond")
-            givens = "".join(second["bob"].digits)
-            assert givens in before  # dealt from the stock
-            assert grade(second["bob"].blocks, givens) == "beyond"
-            after = full_stock(server)  # refilled again, without the board dealt
-            assert givens not in after and len(after) == DEPTH
-    finally:
-        server.kill()
+    with (serving(tmp_path, GRADED) as server, server.player("ana") as ana,
+          server.player("bob") as bob):
+        deal(ana, bob, "graded", grade="beyond")
+        before = full_stock(server)
+        assert len(before) == DEPTH, f"the stock has {len(before)} boards"
+        second = deal(ana, bob, "graded", grade="beyond")
+        givens = "".join(second["bob"].digits)
+        assert givens in before  # dealt from the stock
+        assert grade(second["bob"].blocks, givens) == "beyond"
+        after = full_stock(server)  # refilled again, without the board dealt
+        assert givens not in after and len(after) == DEPTH
+

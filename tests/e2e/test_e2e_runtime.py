@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import boto3
-from e2e_server import LocalServer, Player
+from e2e_server import LocalServer, Player, with_rooms
 
 FAST_ROOMS = """\
 rooms:
@@ -24,9 +24,7 @@ rooms:
 
 def fast_room_server(tmp_path: Path, rooms_yaml: str) -> LocalServer:
     """A started server whose only room is ``rooms_yaml``'s."""
-    rooms = tmp_path / "rooms.yaml"
-    rooms.write_text(rooms_yaml)
-    server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})
+    server = with_rooms(tmp_path, rooms_yaml)
     server.start()
     return server
 

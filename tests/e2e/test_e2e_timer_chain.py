@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from e2e_server import LocalServer
+from e2e_server import serving
 
 # A second a move: the two first moves are made over the socket within it (a game whose
 # first move is lost is aborted, RULES.md §7), with room for a machine many times slower
@@ -41,34 +41,29 @@ def test_a_silent_domains_game_ends_by_its_clocks_after_a_chain_of_25_timers(
     """Catches: a chain of timers cut short (each timer's run must set the next, past the
     16 hops after which Lambda stops a function-queue-function loop), so a game both
     players left never ends by its clocks."""
-    rooms = tmp_path / "rooms.yaml"
-    rooms.write_text(SILENT_DOMAINS)
-    server = LocalServer(tmp_path / "data", tmp_path, env={"ROOMS_CONFIG": str(rooms)})
-    server.start()
-    try:
-        with server.player("ana") as ana, server.player("bob") as bob:
-            proposed = ana.request("propose", room="silent", colour="blue", rated=False)
-            assert bob.request("accept", proposal=proposed["proposal"]["id"])["type"] == "ack"
-            state = ana.expect(lambda f: f["type"] == "state", timeout=60)
-            game = state["game"]
-            # Each plays a first move at once (an exchange is legal with a full bag); then
-            # both fall silent.
-            assert ana.request("exchange", game=game)["type"] == "ack"
-            assert bob.request("exchange", game=game)["type"] == "ack"
-            timeouts: dict[object, dict[str, object]] = {}  # by version: looked at again
+    with (serving(tmp_path, SILENT_DOMAINS) as server, server.player("ana") as ana,
+          server.player("bob") as bob):
+        proposed = ana.request("propose", room="silent", colour="blue", rated=False)
+        assert bob.request("accept", proposal=proposed["proposal"]["id"])["type"] == "ack"
+        state = ana.expect(lambda f: f["type"] == "state", timeout=60)
+        game = state["game"]
+        # Each plays a first move at once (an exchange is legal with a full bag); then
+        # both fall silent.
+        assert ana.request("exchange", game=game)["type"] == "ack"
+        assert bob.request("exchange", game=game)["type"] == "ack"
+        timeouts: dict[object, dict[str, object]] = {}  # by version: looked at again
 
-            def over(frame: dict[str, object]) -> bool:
-                if frame.get("game") == game and frame.get("type") == "timeout":
-                    timeouts[frame.get("v")] = frame
-                return frame.get("game") == game and frame.get("type") == "finished"
+        def over(frame: dict[str, object]) -> bool:
+            if frame.get("game") == game and frame.get("type") == "timeout":
+                timeouts[frame.get("v")] = frame
+            return frame.get("game") == game and frame.get("type") == "finished"
 
-            finished = ana.expect(over, timeout=120)
-            # Nobody sent a frame after the first moves: every step was a timer's.
-            assert len(timeouts) >= 2 * TIMEOUTS_EACH, len(timeouts)
-            assert finished["result"]["by"] == "time", finished
-            # whoever's first move took longer (a few ms) runs out first
-            assert finished["result"]["winner"] in {"blue", "red"}, finished
-            final = ana.request("sync", game=game)
-            assert final["type"] == "state" and final["view"]["status"] == "finished"
-    finally:
-        server.kill()
+        finished = ana.expect(over, timeout=120)
+        # Nobody sent a frame after the first moves: every step was a timer's.
+        assert len(timeouts) >= 2 * TIMEOUTS_EACH, len(timeouts)
+        assert finished["result"]["by"] == "time", finished
+        # whoever's first move took longer (a few ms) runs out first
+        assert finished["result"]["winner"] in {"blue", "red"}, finished
+        final = ana.request("sync", game=game)
+        assert final["type"] == "state" and final["view"]["status"] == "finished"
+

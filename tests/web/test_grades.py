@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from browser_kit import Page, fresh_name, open_with_token
 from client import deal
-from e2e_server import LocalServer
+from e2e_server import LocalServer, serving
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOGS = {lang: json.loads((REPO / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
@@ -42,14 +42,8 @@ rooms:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServer]:
-    root = tmp_path_factory.mktemp("graded")
-    (root / "rooms.yaml").write_text(ROOMS)
-    server = LocalServer(root / "data", root, env={"ROOMS_CONFIG": str(root / "rooms.yaml")})
-    server.start()
-    try:
+    with serving(tmp_path_factory.mktemp("graded"), ROOMS) as server:
         yield server
-    finally:
-        server.kill()
 
 
 def say(lang: str, key: str, **params: str) -> str:
