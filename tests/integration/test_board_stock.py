@@ -15,7 +15,7 @@ from numbridge.club.rooms_config import parse_rooms_yaml
 from numbridge.coach import grade
 from numbridge.service import context as ctx
 from numbridge.store import keys
-from numbridge.store.board_stock import DEPTH
+from numbridge.store.board_stock import DEPTH, STOCK_DAYS
 from testkit.graded_rooms import BEYOND, GRADED
 
 
@@ -79,6 +79,9 @@ def test_a_rare_grade_is_dealt_inline_once_then_from_the_stock_the_refill_fills(
     assert sorted(stock) == list(range(DEPTH))
     givens = {str(item["givens"]) for item in stock.values()}
     assert len(givens) == DEPTH
+    # each for STOCK_DAYS from the refill, on the function's clock (then the store's TTL)
+    assert {item["expires_at"] for item in stock.values()} == {
+        graded.clock() // 1000 + STOCK_DAYS * 86_400}
     for item in stock.values():
         assert item["grade"] == "beyond" == grade(str(item["layout"]), str(item["givens"]))
         assert sum(ch != "." for ch in str(item["givens"])) == 26

@@ -111,9 +111,6 @@ def test_a_game_against_the_bot_of_a_stocked_ask_asks_its_refill(hard: World) ->
     assert refills(hard) == [SETTINGS["beyond"]]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "seeking._pair_with_waiting commits by itself and returns writes=[], so "
-    "commit.after_pushes finds no new game: the outcome must carry the setting"))
 def test_a_seek_pairing_of_a_stocked_ask_asks_its_refill(hard: World) -> None:
     """Catches a seek pairing (which commits by itself, its outcome carrying no writes)
     taken from the stock without asking for its refill: in a room whose every board is

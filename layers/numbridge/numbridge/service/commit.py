@@ -26,11 +26,10 @@ from numbridge.protocol.requests import Request, as_frame
 from numbridge.service.context import Services
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Frame, Outcome
-from numbridge.service.stock import stock_setting
+from numbridge.service.stock import stocked
 from numbridge.service.wire_errors import wire_error
 from numbridge.store import keys
-from numbridge.store.games import state_text
-from numbridge.store.port import Absent, ConflictError, Delete, Put, Write
+from numbridge.store.port import ConflictError, Delete, Put, Write
 from numbridge.store.receipts import Receipt, Receipts
 from numbridge.values import frozen
 
@@ -199,7 +198,7 @@ def after_pushes(svc: Services, outcome: Outcome) -> None:
                              extra={"game": game_id})
     # The stock a new game's board came from (or would have): refilled by the review
     # function, whose deals must not hold up the players' first frames.
-    for setting in stocked(outcome.writes):
+    for setting in dict.fromkeys([*outcome.refills, *stocked(outcome.writes)]):
         try:
             svc.reviews.refill(setting)
             count("StockRefillsSent")
@@ -207,25 +206,6 @@ def after_pushes(svc: Services, outcome: Outcome) -> None:
             count("StockRefillSendFailures")
             logger.exception("stock refill not sent; the next deal of it asks again",
                              extra={"setting": setting})
-
-
-def stocked(writes: list[Write]) -> list[str]:
-    """The stock settings (``store.board_stock``) of the games these writes start, each
-    once: a new game's state is put on condition that none is there (``deal_game``, the
-    one path of every new game), so none is missed."""
-    settings: list[str] = []
-    for write in writes:
-        if (not isinstance(write, Put) or write.key[1] != keys.STATE
-                or not write.key[0].startswith(keys.GAME_PREFIX)
-                or not isinstance(write.condition, Absent)):
-            continue
-        from numbridge.rules.options import GameOptions
-
-        options = json.loads(state_text(write.item)).get("options")
-        setting = None if options is None else stock_setting(GameOptions.from_dict(options))
-        if setting is not None and setting not in settings:
-            settings.append(setting)
-    return settings
 
 
 def archived(writes: list[Write]) -> list[str]:

@@ -50,6 +50,10 @@ class Outcome:
     # or a leave, whose step pushes the count; a game of one that finished is found in
     # ``writes``)
     steps: list[tuple[str, str | None]] = field(default_factory=list)
+    # Stock settings (``store.board_stock``) to refill after the pushes: those of the new
+    # games of a use case that commits by itself (``seek``); the others' are found in
+    # ``writes``
+    refills: list[str] = field(default_factory=list)
     # The request's receipt is committed already, in the transaction of its change: a
     # use case that commits by itself (``seek``, trying one fit after another) puts it
     # there, and ``settle`` must not put it again.

@@ -5,9 +5,12 @@ from it (``usecases.lobby.deal_board``) and the commit's follow-up asks for its 
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from numbridge.store import keys
+from numbridge.store.games import state_text
+from numbridge.store.port import Absent, Put, Write
 
 if TYPE_CHECKING:
     from numbridge.puzzles import DealtBoard
@@ -36,3 +39,22 @@ def board_of(dealt: DealtBoard) -> Board:
 
     return Board(layout=Layout.from_string(dealt.blocks), givens=dealt.givens,
                  solution=dealt.solution, grade=dealt.grade)
+
+
+def stocked(writes: list[Write]) -> list[str]:
+    """The stock settings (``store.board_stock``) of the games these writes start, each
+    once: a new game's state is put on condition that none is there (``deal_game``, the
+    one path of every new game), so none is missed."""
+    settings: list[str] = []
+    for write in writes:
+        if (not isinstance(write, Put) or write.key[1] != keys.STATE
+                or not write.key[0].startswith(keys.GAME_PREFIX)
+                or not isinstance(write.condition, Absent)):
+            continue
+        from numbridge.rules.options import GameOptions
+
+        options = json.loads(state_text(write.item)).get("options")
+        setting = None if options is None else stock_setting(GameOptions.from_dict(options))
+        if setting is not None and setting not in settings:
+            settings.append(setting)
+    return settings

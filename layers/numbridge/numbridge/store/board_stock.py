@@ -31,6 +31,10 @@ from numbridge.store.port import Absent, ConflictError, Present, Store, Value
 # them all on one invocation of the review function (about 10 ms a board typical, the
 # deal budget at worst): four keeps both small.
 DEPTH = 4
+# A board not taken for this long is of a setting nobody asks any more (a room changed):
+# its item goes with the store's TTL (DynamoDB's, numbridge serve's purge). A setting
+# still asked keeps its stock: each take's refill puts a fresh board.
+STOCK_DAYS = 30
 
 
 class BoardStock:
@@ -60,13 +64,15 @@ class BoardStock:
         items = self.store.get_many(self._keys(setting))
         return [n for n, item in enumerate(items) if item is None]
 
-    def put(self, setting: str, slot: int, board: Board) -> bool:
-        """Stock ``board`` in a free slot; False (nothing written) if the slot was filled
-        meanwhile (another refiller)."""
+    def put(self, setting: str, slot: int, board: Board, *, now_s: int) -> bool:
+        """Stock ``board`` in a free slot, for :data:`STOCK_DAYS` from ``now_s`` (epoch
+        seconds); False (nothing written) if the slot was filled meanwhile (another
+        refiller)."""
         if not 0 <= slot < DEPTH:
             raise ValueError(f"a stock has slots 0…{DEPTH - 1}, not {slot}")
         item: dict[str, Value | None] = {
-            "pk": keys.stock(setting), "sk": keys.stock_slot(slot), **board.to_dict()}
+            "pk": keys.stock(setting), "sk": keys.stock_slot(slot), **board.to_dict(),
+            "expires_at": now_s + STOCK_DAYS * 86_400}
         try:
             self.store.put(item, Absent())
         except ConflictError:

@@ -90,7 +90,7 @@ def refill_stock(svc: Services, setting: str, deadline: float) -> int:
         dealt = deal_board(size, blocks, clues, svc.rng, budget_s=budget, grades=grades)
         measure("StockDealCpu", (time.thread_time() - started) * 1000,
                 MetricUnit.Milliseconds)
-        if svc.board_stock.put(setting, slot, board_of(dealt)):
+        if svc.board_stock.put(setting, slot, board_of(dealt), now_s=svc.clock() // 1000):
             stocked += 1
         else:
             count("StockSlotsFilledMeanwhile")  # another refill of the same setting

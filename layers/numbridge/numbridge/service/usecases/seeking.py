@@ -47,6 +47,7 @@ from numbridge.service.context import Services
 from numbridge.service.delivery import deliver
 from numbridge.service.observability import count, logger
 from numbridge.service.outcome import Frame, Outcome
+from numbridge.service.stock import stocked
 from numbridge.service.usecases.lobby import Dealt, deal_board, deal_game
 from numbridge.service.usecases.presence import online
 from numbridge.service.usecases.views import state_frame
@@ -186,7 +187,7 @@ def _pair_with_waiting(svc: Services, me: Seek, mine: Item | None,
             # no state frame, reads no presence, and is not counted as a pairing.
             _counted(pairing)
             return dataclasses.replace(told_pair(svc, pairing, replies), writes=[],
-                                       remembered=True), mine
+                                       remembered=True, refills=stocked(pairing.writes)), mine
         return None, mine
     except BaseException:
         board = None  # a try whose outcome is unknown: its board may be a game's
