@@ -40,6 +40,25 @@ EXPECTED = ("WebSocket connection", "ERR_CONNECTION_REFUSED", "Failed to load re
 _names = itertools.count(1)
 
 
+# A page script: every frame the page sends, parsed, in window.__sent (one that is not
+# JSON as {"action": "?"}). Read back with :func:`sent`.
+RECORD_SENT = """
+(() => {
+  window.__sent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try { window.__sent.push(JSON.parse(data)); } catch (e) { window.__sent.push({ action: '?' }); }
+    return send.call(this, data);
+  };
+})();
+"""
+
+
+def sent(player: Page) -> list[dict[str, Any]]:
+    """The frames ``player``'s page has sent so far (its script included RECORD_SENT)."""
+    return list(player.page.evaluate("window.__sent"))
+
+
 def fresh_name(stem: str) -> str:
     """A player name no other test of this server has used."""
     return f"{stem}{next(_names)}"

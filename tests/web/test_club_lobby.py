@@ -22,33 +22,19 @@ from typing import Any
 
 import pytest
 from browser_kit import (
+    RECORD_SENT,
     SCREENSHOTS,
     Page,
     eventually,
     fresh_name,
     open_with_token,
     propose,
+    sent,
     shown_game_id,
 )
 from e2e_server import LocalServer
 
-# Every frame the page sends, as the socket sends it (the page's own timers included).
-RECORD_SENT = """
-(() => {
-  window.__sent = [];
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    try { window.__sent.push(JSON.parse(data)); } catch (e) { window.__sent.push({ action: '?' }); }
-    return send.call(this, data);
-  };
-})();
-"""
-
 CLUB_SIZES = {"1280x800": {"width": 1280, "height": 800}, "390x844": {"width": 390, "height": 844}}
-
-
-def sent(player: Page) -> list[dict[str, Any]]:
-    return list(player.page.evaluate("window.__sent"))
 
 
 def actions(frames: list[dict[str, Any]]) -> list[str]:

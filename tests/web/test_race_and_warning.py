@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from browser_kit import (
+    RECORD_SENT,
     Page,
     accept_from,
     axe_violations,
@@ -27,22 +28,11 @@ from browser_kit import (
     fresh_name,
     open_with_token,
     propose,
+    sent,
 )
 from client import solve
 from e2e_server import LocalServer
 from numbridge.bot.hex_distance import FAR, shortest
-
-# Every frame the page sends, parsed: what Cancel must not send and Place must.
-SPY = """
-(() => {
-  window.__sent = [];
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    try { window.__sent.push(JSON.parse(data)); } catch (e) { window.__sent.push({}); }
-    return send.call(this, data);
-  };
-})();
-"""
 
 # The race as the page shows it and the board it was counted on, read at one moment.
 RACE_NOW = """() => {
@@ -74,7 +64,7 @@ def bots_count(owners: str, seat: str) -> str:
 
 
 def places_sent(player: Page) -> list[dict[str, Any]]:
-    return [f for f in player.page.evaluate("window.__sent") if f.get("action") == "place"]
+    return [f for f in sent(player) if f.get("action") == "place"]
 
 
 def select_tile(player: Page, digit: int) -> None:
@@ -107,8 +97,8 @@ def test_the_race_beside_the_clocks_the_path_and_the_question_before_a_contradic
     """Catches: no count shown (or one the bot would not give), a count that stays put
     after a move, a path button that draws nothing or cannot be turned off from the keys,
     and a contradicted tile sent without asking, or sent after Cancel or Esc."""
-    ana = Page(browser, fresh_name("ana"), SPY, bypass_csp=True)
-    bob = Page(browser, fresh_name("bob"), SPY)
+    ana = Page(browser, fresh_name("ana"), RECORD_SENT, bypass_csp=True)
+    bob = Page(browser, fresh_name("bob"), RECORD_SENT)
     try:
         for player in (ana, bob):
             open_with_token(player, club)

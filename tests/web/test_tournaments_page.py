@@ -21,27 +21,17 @@ from typing import Any
 
 from browser_kit import (
     PHONES,
+    RECORD_SENT,
     Page,
     axe_violations,
     blocking,
     eventually,
     fresh_name,
     open_with_token,
+    sent,
     shown_game_id,
 )
 from e2e_server import LocalServer
-
-# Every frame the page sends, as the socket sends it (the page's own timers included).
-RECORD_SENT = """
-(() => {
-  window.__sent = [];
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    try { window.__sent.push(JSON.parse(data)); } catch (e) { window.__sent.push({ action: '?' }); }
-    return send.call(this, data);
-  };
-})();
-"""
 
 
 def create_tournament(club: LocalServer, *args: str) -> str:
@@ -235,12 +225,12 @@ def test_the_tab_asks_nothing_on_a_timer_and_serves_a_phone_and_a_keyboard(
         eventually(lambda: set(standings(ana)) == {ana.name}, "ana in the table", shown=ana)
         ana.page.clock.run_for(2_000)
         ana.page.wait_for_timeout(300)
-        at_rest = len(list(ana.page.evaluate("window.__sent")))
+        at_rest = len(sent(ana))
 
         for _ in range(10):  # a minute at a time: the page's timers fire as they would
             ana.page.clock.run_for(60_000)
             ana.page.wait_for_timeout(50)
-        idle = [str(f.get("action")) for f in ana.page.evaluate("window.__sent")[at_rest:]]
+        idle = [str(f.get("action")) for f in sent(ana)[at_rest:]]
         assert idle == ["ping"], f"sent on a timer in ten minutes on the tab: {idle}"
 
         # A phone: nothing wider than its screen, the table and its buttons on it.
@@ -254,12 +244,12 @@ def test_the_tab_asks_nothing_on_a_timer_and_serves_a_phone_and_a_keyboard(
         assert found == [], found
         ana.shot("tournament-phone", full_page=False)
         # Back to Play: the club's lists again, and the table's topic let go.
-        before = len(list(ana.page.evaluate("window.__sent")))
+        before = len(sent(ana))
         ana.page.click("#tab-play")
         ana.page.wait_for_selector("#quick-card", state="visible")
         # Waited for, not given 300 ms: the page sends it when it draws the tab next.
         eventually(lambda: [(f.get("action"), f.get("topic"))
-                            for f in ana.page.evaluate("window.__sent")[before:]][-1:]
+                            for f in sent(ana)[before:]][-1:]
                    == [("unsubscribe", f"tournament:{tid}")], "the table's topic let go",
                    shown=ana)
         assert ana.problems == [], ana.problems
@@ -282,7 +272,7 @@ def test_the_table_is_followed_again_after_the_server_restarts(
         club.restart()
         cy.page.wait_for_selector("#conn[data-state=open]", timeout=60_000)
         topic = f"tournament:{tid}"
-        eventually(lambda: [f.get("topic") for f in cy.page.evaluate("window.__sent")
+        eventually(lambda: [f.get("topic") for f in sent(cy)
                             if f.get("action") == "subscribe"].count(topic) == 2,
                    "the table subscribed again", shown=cy)
         ana, bob = fresh_name("ana"), fresh_name("bob")
