@@ -256,6 +256,19 @@ def test_tournament_requests_are_refused_as_the_protocol_says(world: World) -> N
     assert [t["id"] for t in finished] == [later, tid]  # the latest first
 
 
+def _arena_of_two(world: World, steps: Steps) -> tuple[str, dict[str, Conn], str]:
+    """A 30-minute unrated Blitz arena started now, ann and bob joined and paired: the
+    tournament, their connections, their game."""
+    tid = create_tournament(world.store, world.clock, kind="arena", room="blitz",
+                            starts_ms=world.clock(), minutes=30, rated=False)
+    conns = {name: world.join(name) for name in ("ann", "bob")}
+    for conn in conns.values():
+        assert conn.ask("join_tournament", tournament=tid)["type"] == "ack"
+    steps.sweep()
+    [game] = _live_games(world, tid)
+    return tid, conns, game
+
+
 @pytest.fixture(autouse=True)
 def _quick_deals(world: World) -> None:
     world.svc.deal_budget_s = 20.0
@@ -301,13 +314,7 @@ def test_an_arena_player_who_left_is_not_paired_until_they_join_again(world: Wor
     """Catches: a player who left an arena put back among the free players when their game
     ends (paired again against their will), or not paired again once they rejoin."""
     steps = Steps(world)
-    tid = create_tournament(world.store, world.clock, kind="arena", room="blitz",
-                            starts_ms=world.clock(), minutes=30, rated=False)
-    conns = {name: world.join(name) for name in ("ann", "bob")}
-    for conn in conns.values():
-        assert conn.ask("join_tournament", tournament=tid)["type"] == "ack"
-    steps.sweep()
-    [game] = _live_games(world, tid)
+    tid, conns, game = _arena_of_two(world, steps)
     assert conns["bob"].ask("leave_tournament", tournament=tid)["type"] == "ack"
     _resign_all(world, conns, [game], random.Random(2))
     steps.drain()
@@ -348,13 +355,7 @@ def test_a_player_who_never_moves_loses_the_tournament_game(world: World) -> Non
     nothing: the opponent who came to play would get no point, and the absent player
     would lose nothing by staying away."""
     steps = Steps(world)
-    tid = create_tournament(world.store, world.clock, kind="arena", room="blitz",
-                            starts_ms=world.clock(), minutes=30, rated=False)
-    conns = {name: world.join(name) for name in ("ann", "bob")}
-    for conn in conns.values():
-        assert conn.ask("join_tournament", tournament=tid)["type"] == "ack"
-    steps.sweep()
-    [game] = _live_games(world, tid)
+    tid, _, game = _arena_of_two(world, steps)
     first = current(world, game)
     assert first.turn is not None
     idle = first.players[first.turn]
