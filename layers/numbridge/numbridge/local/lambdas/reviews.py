@@ -31,17 +31,19 @@ class LocalReviews(LocalBotTurns):
 
     def send(self, game_id: str) -> None:  # type: ignore[override]
         """Called by the handlers, on their threads."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return  # not started or stopped: the game stays unreviewed
-        loop.call_soon_threadsafe(self._later, 0.0, {"game": game_id}, 1)
+        self._enqueue({"game": game_id})
 
     def refill(self, setting: str) -> None:
         """Called by the handlers, on their threads."""
+        self._enqueue({"stock": setting})
+
+    def _enqueue(self, body: dict[str, Any]) -> None:
         loop = self._loop
         if loop is None or loop.is_closed():
-            return  # not started or stopped: the next deal of the setting asks again
-        loop.call_soon_threadsafe(self._later, 0.0, {"stock": setting}, 1)
+            # Not started or stopped: the game stays unreviewed, the stock's next deal
+            # asks again.
+            return
+        loop.call_soon_threadsafe(self._later, 0.0, body, 1)
 
     async def _deliver(self, body: dict[str, Any], receives: int) -> None:
         async with self._at_once:

@@ -22,12 +22,13 @@ class SqsReviews:
         self.queue_url = queue_url
 
     def send(self, game_id: str) -> None:
-        self.client.send_message(
-            QueueUrl=self.queue_url, MessageBody=json.dumps({"game": game_id}))
+        self._send({"game": game_id})
 
     def refill(self, setting: str) -> None:
-        self.client.send_message(
-            QueueUrl=self.queue_url, MessageBody=json.dumps({"stock": setting}))
+        self._send({"stock": setting})
+
+    def _send(self, body: dict[str, str]) -> None:
+        self.client.send_message(QueueUrl=self.queue_url, MessageBody=json.dumps(body))
 
 
 class NoReviews:
