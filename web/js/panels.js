@@ -31,7 +31,7 @@ import { replaying } from './replay-controls.js';
  * @property {(manual: boolean) => void} askRecord
  * @property {() => void} unwatch
  * @property {() => void} [playAgain]  after a game against the bot: the same game dealt again
- * @property {{to: (step: number) => void, toggle: () => void}} replay  the record's replay
+ * @property {{to: (step: number) => void, by: (delta: number) => void, toggle: () => void}} replay  the record's replay
  * @property {string|null} hint  a passing hint to show instead of the default one
  * @property {'flat'|'turned'} sides  how the board lies: the words for each colour's sides
  */
@@ -393,10 +393,9 @@ function buildRecord(holder, record, replay) {
   const options = record.options || {};
   const n = lastStep(record);
   const step = (target) => replay.to(target);
-  const at = () => Number(holder.dataset.step);
   const actions = {
-    first: () => step(0), back: () => step(at() - 1), play: () => replay.toggle(),
-    forward: () => step(at() + 1), last: () => step(n),
+    first: () => step(0), back: () => replay.by(-1), play: () => replay.toggle(),
+    forward: () => replay.by(1), last: () => step(n),
   };
   fill(holder,
     h('h3', {}, t('replay.title')),

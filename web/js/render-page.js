@@ -10,7 +10,7 @@ import { noticeShown } from './notice.js';
 import { renderPanels, tickClocks } from './panels.js';
 import { renderRace } from './race-panel.js';
 import { act, currentHint, resign, selectTile, takeClue } from './play.js';
-import { replayBoard, replayTo, replaying, togglePlay } from './replay-controls.js';
+import { replayBoard, replayBy, replayTo, replaying, togglePlay } from './replay-controls.js';
 import { fetchRecord, stopWatching } from './shown-game.js';
 import { selectedDigit, shownGame } from './ui-state.js';
 
@@ -52,7 +52,7 @@ export function renderPage(app) {
     askRecord: (manual) => fetchRecord(app, game, manual),
     unwatch: () => stopWatching(app, game.id),
     playAgain: () => playAgain(app, game),
-    replay: { to: (k) => replayTo(app, k), toggle: () => togglePlay(app) },
+    replay: { to: (k) => replayTo(app, k), by: (delta) => replayBy(app, delta), toggle: () => togglePlay(app) },
   });
   const model = replaying(game) ? replayBoard(app, game) : liveBoard(app, game, digit);
   app.board.set(model);

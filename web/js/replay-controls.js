@@ -69,6 +69,16 @@ export function replayTo(app, k) {
   app.render();
 }
 
+/**
+ * `delta` moves on from the step the model holds, not the one last drawn: clicks that come
+ * before the next frame (a quick double click, Start then Forward) each count.
+ */
+export function replayBy(app, delta) {
+  const game = shownGame(app);
+  if (!game || !game.record) return;
+  replayTo(app, replayStep(app, game) + delta);
+}
+
 export function stopPlaying(app) {
   if (app.ui.playing) clearInterval(app.ui.playing);
   app.ui.playing = null;
